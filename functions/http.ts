@@ -1,0 +1,40 @@
+import { FolioError } from '../src/core/errors.ts';
+import { FORMATS } from '../src/core/formats.ts';
+import { toJson } from '../src/core/index.ts';
+
+/** Response builders every surface shares. */
+export const CACHE_PUBLIC = 'public, max-age=60, must-revalidate';
+
+export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  return new Response(toJson(body), {
+    status,
+    headers: { 'content-type': FORMATS.json.contentType, 'cache-control': status === 200 ? CACHE_PUBLIC : 'no-store', ...headers },
+  });
+}
+
+export function text(body: string, contentType: string, status = 200, headers: HeadersInit = {}): Response {
+  return new Response(body, {
+    status,
+    headers: { 'content-type': contentType, 'cache-control': status === 200 ? CACHE_PUBLIC : 'no-store', ...headers },
+  });
+}
+
+export function errorJson(error: FolioError, headers: HeadersInit = {}): Response {
+  return json(error.body(), error.status, headers);
+}
+
+export const notFoundJson = () => json({ error: 'Not found' }, 404);
+
+export function redirect(location: string, status = 301): Response {
+  return new Response(null, { status, headers: { location, 'cache-control': 'public, max-age=3600' } });
+}
+
+/** Runs an answer; a FolioError becomes its JSON error response, anything else propagates. */
+export async function answer(compute: () => unknown | Promise<unknown>): Promise<Response> {
+  try {
+    return json(await compute());
+  } catch (e) {
+    if (e instanceof FolioError) return errorJson(e);
+    throw e;
+  }
+}

@@ -1,0 +1,95 @@
+import type { Handler, Host, RequestContext, Root } from './context.ts';
+import { apiIndexRoute, apiRoutes } from './api.ts';
+import { negotiatePost } from './negotiate-post.ts';
+import { json, notFoundJson, redirect } from './http.ts';
+
+/** The flat route table (Ghost's routes.js): every function path, once, with what it does. */
+export interface Route {
+  method?: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  handler: Handler;
+  /** Not listed in the API index (pages, redirects). */
+  hidden?: boolean;
+}
+
+const redirectEnglish: Handler = (ctx) => {
+  const rest = ctx.params.rest ?? '';
+  return redirect(`${ctx.root.base}/${rest}${ctx.url.search}`);
+};
+
+const routes: Route[] = [];
+routes.push(
+  apiIndexRoute(() => routes.filter((r) => !r.hidden)),
+  ...apiRoutes,
+  { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
+  { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
+  { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true },
+  { path: '/:lang/:slug', summary: 'A translated post, negotiated', handler: negotiatePost, hidden: true },
+);
+
+export const ROUTES: readonly Route[] = routes;
+
+function match(pattern: string, path: string): Record<string, string> | undefined {
+  const want = pattern.split('/').slice(1);
+  const got = path.split('/').slice(1);
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    if (w.startsWith('*')) {
+      params[w.slice(1)] = got.slice(i).join('/');
+      return params;
+    }
+    const g = got[i];
+    if (g === undefined) return undefined;
+    if (w.startsWith(':')) {
+      if (g === '') return undefined;
+      params[w.slice(1)] = g;
+    } else if (w !== g) return undefined;
+  }
+  return want.length === got.length ? params : undefined;
+}
+
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/') || path.startsWith('/mcp/');
+
+function rootFor(host: Host, pathname: string): { root: Root; path: string } {
+  for (const root of host.roots) {
+    if (root.base && (pathname === root.base || pathname.startsWith(`${root.base}/`))) {
+      return { root, path: pathname.slice(root.base.length) || '/' };
+    }
+  }
+  return { root: host.roots.find((r) => r.base === '')!, path: pathname };
+}
+
+/**
+ * The function layer: `(Request) => Response`, or undefined when the path belongs to the
+ * static files. Unknown API paths get the JSON 404 here; a known path with another method, 405.
+ */
+export function createFunctions(host: Host) {
+  return async function handle(request: Request, pathname: string): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    const { root, path } = rootFor(host, pathname);
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const allowed = new Set<string>();
+    for (const route of ROUTES) {
+      const params = match(route.path, path);
+      if (!params) continue;
+      const routeMethod = route.method ?? 'GET';
+      if (routeMethod !== method) {
+        allowed.add(routeMethod);
+        continue;
+      }
+      const ctx: RequestContext = { request, url, root, path, params, host };
+      const response = await route.handler(ctx);
+      if (response) return response;
+    }
+    if (allowed.size > 0) {
+      const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      return isApiPath(path) || path === '/status'
+        ? json({ error: `Method ${request.method} not allowed; use ${allow}.` }, 405, { allow })
+        : new Response(`Method ${request.method} not allowed\n`, { status: 405, headers: { allow, 'content-type': 'text/plain; charset=utf-8' } });
+    }
+    if (isApiPath(path)) return notFoundJson();
+    return undefined;
+  };
+}

@@ -1,0 +1,37 @@
+// Author command: `npm run translations -- status [--root DIR]` prints each translation's state;
+// `npm run translations -- stamp <slug> <lang>...` or `stamp --unstamped` records the English source hash.
+import { TRANSLATED_CODES } from '../src/core/languages.ts';
+import { loadAll, stamp, status } from '../src/build/translation-status.ts';
+
+const args = process.argv.slice(2);
+const rootAt = args.indexOf('--root');
+const root = rootAt >= 0 ? args.splice(rootAt, 2)[1]! : 'content';
+const [command, ...rest] = args;
+const posts = await loadAll(root);
+const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped' } as const;
+
+if (command === 'status' || command === undefined) {
+  const width = Math.max(...posts.map((p) => p.slug.length));
+  console.log(`${''.padEnd(width)}  ${TRANSLATED_CODES.map((c) => c.padEnd(10)).join('')}`);
+  for (const p of posts) {
+    const row = status(p);
+    console.log(`${p.slug.padEnd(width)}  ${TRANSLATED_CODES.map((c) => MARK[row.states[c]!].padEnd(10)).join('')}`);
+  }
+} else if (command === 'stamp') {
+  const targets: [string, string][] = [];
+  if (rest[0] === '--unstamped') {
+    for (const p of posts) for (const [lang, s] of Object.entries(status(p).states)) if (s === 'unstamped') targets.push([p.slug, lang]);
+  } else {
+    const [slug, ...langs] = rest;
+    if (!slug || langs.length === 0) throw new Error('usage: stamp <slug> <lang>... | stamp --unstamped');
+    for (const lang of langs) targets.push([slug, lang]);
+  }
+  for (const [slug, lang] of targets) {
+    const post = posts.find((p) => p.slug === slug);
+    if (!post) throw new Error(`no post "${slug}" in ${root}/posts`);
+    console.log(`stamped ${await stamp(post, lang)}`);
+  }
+} else {
+  console.error('usage: translations status | stamp <slug> <lang>... | stamp --unstamped  [--root DIR]');
+  process.exitCode = 2;
+}

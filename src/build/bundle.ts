@@ -1,0 +1,136 @@
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_LANGUAGE } from '../core/languages.ts';
+import { paths } from '../core/urls.ts';
+import type { Catalog, EntryBody, EntryMeta, ImageInfo, PostRecord, Term } from '../core/types.ts';
+import { DigestCache } from './cache.ts';
+import { measureImage } from './derive/images.ts';
+import { readingTime } from './derive/reading-time.ts';
+import { render, type Rendered } from './derive/render.ts';
+import { sourceHash } from './derive/source-hash.ts';
+import { loadPost, listPostSlugs, type PostSource, type SourceFile } from './load/posts.ts';
+import { loadSite } from './load/site.ts';
+import { slugify } from './slugify.ts';
+import { FileError } from './file-error.ts';
+
+/** Bump when rendering changes, so cached results are recomputed. */
+const RENDER_VERSION = '1';
+
+export interface BundleOptions {
+  /** Content root: site.yaml and posts/. */
+  contentDir: string;
+  /** Where the bundle goes: catalog.json, bodies/, media/. */
+  outDir: string;
+  /** '' for the site, '/sandbox' for the sandbox. */
+  base: string;
+  siteUrl?: string;
+  cacheDir: string;
+}
+
+export interface BundleResult {
+  catalog: Catalog;
+  /** Plain text per post and language, for the search index. */
+  texts: Map<string, Map<string, string>>;
+  stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number };
+}
+
+export const DEFAULT_SITE_URL = 'http://localhost:4321';
+
+function terms(names: string[], file: string, field: string): Term[] {
+  return names.map((name) => {
+    const slug = slugify(name);
+    if (!slug) throw new FileError(file, field, `has "${name}", which gives an empty slug`);
+    return { slug, name };
+  });
+}
+
+export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
+  const site = await loadSite(opts.contentDir);
+  const siteUrl = (opts.siteUrl ?? site.url ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
+  const scope = { site_url: siteUrl, base: opts.base };
+  const postsDir = join(opts.contentDir, 'posts');
+  const cache = new DigestCache<Rendered>(opts.cacheDir);
+  await rm(opts.outDir, { recursive: true, force: true });
+  const posts: PostRecord[] = [];
+  const texts = new Map<string, Map<string, string>>();
+  let entries = 0;
+
+  for (const slug of await listPostSlugs(postsDir)) {
+    const source: PostSource = await loadPost(postsDir, slug);
+    const { english } = source;
+    const mediaPath = paths.media(scope, slug, '');
+    const ctx = { mediaPath, siteUrl, assets: source.assets };
+    const renderFile = (file: SourceFile) =>
+      cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), file.body), () =>
+        render(file.format, file.body, ctx),
+      );
+    const englishHash = sourceHash(english.title, english.body);
+    const postEntries: Record<string, EntryMeta> = {};
+    const postTexts = new Map<string, string>();
+    const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
+    const bodyDir = join(opts.outDir, 'bodies', slug);
+    await mkdir(bodyDir, { recursive: true });
+
+    for (const file of [english, ...source.translations]) {
+      const rendered = await renderFile(file);
+      rendered.localImages.forEach((n) => imageNames.add(n));
+      const body: EntryBody = {
+        content_html: rendered.html,
+        content_markdown: rendered.markdown,
+        reading_time: readingTime(rendered.text, file.lang),
+        links: rendered.links,
+        media: rendered.media,
+        structure: { sections: rendered.sections },
+      };
+      await writeFile(join(bodyDir, `${file.lang}.json`), JSON.stringify(body));
+      postTexts.set(file.lang, rendered.text);
+      entries++;
+      if (file === english) {
+        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available' };
+      } else {
+        const t = source.translations.find((x) => x === file)!;
+        if (!t.source_hash) {
+          throw new FileError(t.file, 'source_hash', 'is missing: run `npm run translations -- stamp ' + `${slug} ${t.lang}\` once the translation matches the English source`);
+        }
+        postEntries[t.lang] = {
+          title: t.title,
+          summary: t.summary,
+          modified: t.modified,
+          provider: t.provider,
+          automated: t.automated,
+          verified: t.verified,
+          state: t.source_hash === englishHash ? 'available' : 'stale',
+        };
+      }
+    }
+
+    const images: ImageInfo[] = [];
+    for (const name of imageNames) {
+      const size = await measureImage(source.dir, name);
+      images.push({ path: mediaPath + name, ...size, featured: name === english.featured_image });
+    }
+    if (source.assets.length > 0) {
+      const mediaDir = join(opts.outDir, 'media', slug);
+      await mkdir(mediaDir, { recursive: true });
+      await Promise.all(source.assets.map((n) => copyFile(join(source.dir, n), join(mediaDir, n))));
+    }
+    posts.push({
+      slug,
+      date: english.date,
+      ...(english.modified ? { modified: english.modified } : {}),
+      author: english.author ?? site.settings.author,
+      featured_image: english.featured_image ? mediaPath + english.featured_image : null,
+      categories: terms(english.categories, english.file, 'categories'),
+      tags: terms(english.tags, english.file, 'tags'),
+      images,
+      entries: postEntries,
+    });
+    texts.set(slug, postTexts);
+  }
+
+  if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
+  posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
+  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: site.settings, posts };
+  await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
+  return { catalog, texts, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses } };
+}

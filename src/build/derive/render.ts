@@ -1,0 +1,113 @@
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkRehype from 'remark-rehype';
+import rehypeRaw from 'rehype-raw';
+import rehypeStringify from 'rehype-stringify';
+import rehypeParse from 'rehype-parse';
+import rehypeRemark from 'rehype-remark';
+import remarkStringify from 'remark-stringify';
+import { visit } from 'unist-util-visit';
+import { toText } from 'hast-util-to-text';
+import GithubSlugger from 'github-slugger';
+import type { Root, Element } from 'hast';
+import type { MediaItem, Section } from '../../core/types.ts';
+
+/** What one source file becomes: HTML, Markdown, plain text and what the body references. */
+export interface Rendered {
+  html: string;
+  markdown: string;
+  text: string;
+  links: string[];
+  media: MediaItem[];
+  sections: Section[];
+  /** Post-folder files the body uses, by name (for measuring images). */
+  localImages: string[];
+}
+
+export interface RenderContext {
+  /** Site path of the post's media folder, with trailing slash: /media/<slug>/ */
+  mediaPath: string;
+  /** Origin for absolute media URLs. */
+  siteUrl: string;
+  assets: readonly string[];
+}
+
+const markdownToHast = unified().use(remarkParse).use(remarkGfm).use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw);
+const htmlToHast = unified().use(rehypeParse, { fragment: true });
+const hastToHtml = unified().use(rehypeStringify);
+const hastToMarkdown = unified().use(rehypeRemark).use(remarkStringify);
+
+const isExternal = (url: string) => /^https?:\/\//i.test(url);
+
+function mediaSrc(el: Element): string | undefined {
+  const src = el.properties.src;
+  if (typeof src === 'string') return src;
+  const source = el.children.find((c): c is Element => c.type === 'element' && c.tagName === 'source');
+  return typeof source?.properties.src === 'string' ? source.properties.src : undefined;
+}
+
+/** Point references to the post's own files at its media folder; collect links, media, headings. */
+function transform(tree: Root, ctx: RenderContext) {
+  const links: string[] = [];
+  const media: MediaItem[] = [];
+  const sections: Section[] = [];
+  const localImages: string[] = [];
+  const slugger = new GithubSlugger();
+  const local = (value: unknown) => (typeof value === 'string' && ctx.assets.includes(value) ? value : undefined);
+  visit(tree, 'element', (el: Element) => {
+    for (const attr of ['src', 'href', 'poster'] as const) {
+      const name = local(el.properties[attr]);
+      if (name) el.properties[attr] = ctx.mediaPath + name;
+    }
+    if (el.tagName === 'source') return;
+    const level = /^h([2-4])$/.exec(el.tagName);
+    if (level) {
+      const text = toText(el).trim();
+      sections.push({ level: Number(level[1]), text });
+      el.properties.id ??= slugger.slug(text);
+    }
+    if (el.tagName === 'a' && typeof el.properties.href === 'string' && isExternal(el.properties.href)) {
+      links.push(el.properties.href);
+    }
+    if (el.tagName === 'img' || el.tagName === 'video' || el.tagName === 'iframe') {
+      let src = mediaSrc(el);
+      if (el.tagName === 'video') {
+        for (const child of el.children) {
+          if (child.type === 'element' && child.tagName === 'source') {
+            const name = local(child.properties.src);
+            if (name) child.properties.src = ctx.mediaPath + name;
+          }
+        }
+        src = mediaSrc(el);
+      }
+      if (!src) return;
+      if (el.tagName === 'img') {
+        el.properties.loading ??= 'lazy';
+        if (src.startsWith(ctx.mediaPath)) localImages.push(src.slice(ctx.mediaPath.length));
+      }
+      if (isExternal(src) && el.tagName === 'iframe') links.push(src);
+      media.push({ type: el.tagName === 'img' ? 'image' : 'video', src: isExternal(src) ? src : ctx.siteUrl + src });
+    }
+  });
+  return { links: [...new Set(links)], media, sections, localImages: [...new Set(localImages)] };
+}
+
+/** Markdown source with the post's own file references made site-absolute, so the .md twin resolves. */
+function absoluteMarkdown(markdown: string, ctx: RenderContext): string {
+  return markdown.replace(/(\]\(|src=["']|poster=["']|href=["'])([^)"'\s]+)/g, (whole, lead: string, ref: string) =>
+    ctx.assets.includes(ref) ? lead + ctx.mediaPath + ref : whole,
+  );
+}
+
+export function render(format: 'md' | 'html', body: string, ctx: RenderContext): Rendered {
+  const tree = (format === 'md'
+    ? markdownToHast.runSync(markdownToHast.parse(body))
+    : htmlToHast.runSync(htmlToHast.parse(body))) as Root;
+  const found = transform(tree, ctx);
+  const html = hastToHtml.stringify(tree).trim();
+  const markdown = format === 'md'
+    ? absoluteMarkdown(body.trim(), ctx)
+    : String(hastToMarkdown.stringify(hastToMarkdown.runSync(tree as never) as never)).trim();
+  return { html, markdown, text: toText(tree, { whitespace: 'normal' }).replace(/\s+/g, ' ').trim(), ...found };
+}

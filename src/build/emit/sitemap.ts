@@ -1,0 +1,29 @@
+import { availableLanguages } from '../../core/availability.ts';
+import { language, LANGUAGE_CODES } from '../../core/languages.ts';
+import { absolute, paths } from '../../core/urls.ts';
+import type { Core } from '../../core/index.ts';
+import type { Publisher } from './publisher.ts';
+
+/** sitemap.xml with hreflang alternates between the languages a post is available in. */
+export async function emitSitemap(core: Core, out: Publisher): Promise<void> {
+  const scope = core.catalog;
+  const urls: string[] = [];
+  const entry = (loc: string, alternates: [string, string][], lastmod?: string) =>
+    `<url><loc>${loc}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}${alternates
+      .map(([hreflang, href]) => `<xhtml:link rel="alternate" hreflang="${hreflang}" href="${href}"/>`)
+      .join('')}</url>`;
+  const homes: [string, string][] = core.index.languagesWithPosts.map((c) => [language(c).hreflang, absolute(scope, paths.home(scope, c))]);
+  for (const code of core.index.languagesWithPosts) urls.push(entry(absolute(scope, paths.home(scope, code)), homes));
+  for (const post of scope.posts) {
+    const langs = availableLanguages(post, core.index.policy);
+    const alternates: [string, string][] = langs.map((c) => [language(c).hreflang, absolute(scope, paths.post(scope, post.slug, c))]);
+    alternates.push(['x-default', absolute(scope, paths.post(scope, post.slug, 'en'))]);
+    for (const code of LANGUAGE_CODES.filter((c) => langs.includes(c))) {
+      urls.push(entry(absolute(scope, paths.post(scope, post.slug, code)), alternates, post.entries[code]?.modified ?? post.modified ?? post.date));
+    }
+  }
+  await out.write(
+    `${scope.base}/sitemap.xml`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`,
+  );
+}

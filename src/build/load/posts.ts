@@ -1,0 +1,133 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import matter from 'gray-matter';
+import { FileError } from '../file-error.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../../core/languages.ts';
+import { SLUG_PATTERN } from '../../core/params.ts';
+import { Fields } from './front-matter.ts';
+import { RESERVED_SLUGS } from './reserved.ts';
+
+/** A post folder as read from disk: front matter validated, bodies untouched. */
+export interface SourceFile {
+  file: string;
+  lang: string;
+  format: 'md' | 'html';
+  raw: string;
+  body: string;
+}
+
+export interface EnglishSource extends SourceFile {
+  title: string;
+  date: string;
+  modified?: string;
+  author?: string;
+  summary?: string;
+  categories: string[];
+  tags: string[];
+  featured_image?: string;
+}
+
+export interface TranslationSource extends SourceFile {
+  title: string;
+  summary?: string;
+  modified?: string;
+  provider: string | null;
+  automated: boolean;
+  verified: boolean;
+  source_hash?: string;
+}
+
+export interface PostSource {
+  slug: string;
+  dir: string;
+  english: EnglishSource;
+  translations: TranslationSource[];
+  /** Other files in the folder (images, video), by name. */
+  assets: string[];
+}
+
+const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image'];
+const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash'];
+
+function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
+  try {
+    const parsed = matter(raw);
+    return { data: parsed.data, body: parsed.content.replace(/^\r?\n/, '') };
+  } catch (e) {
+    throw new FileError(file, '', `has front matter that is not valid YAML: ${(e as Error).message}`);
+  }
+}
+
+function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: string[]): EnglishSource {
+  const { data, body } = parse(file, raw);
+  const f = new Fields(file, data, ENGLISH_FIELDS);
+  const featured = f.optionalString('featured_image');
+  if (featured !== undefined && !assets.includes(featured)) {
+    f.fail('featured_image', `must name an image file in the post folder (found: ${assets.join(', ') || 'none'})`);
+  }
+  if (body.trim() === '') throw new FileError(file, '', 'has an empty body');
+  return {
+    file, lang: DEFAULT_LANGUAGE, format, raw, body,
+    title: f.string('title'),
+    date: f.timestamp('date'),
+    modified: f.optionalTimestamp('modified'),
+    author: f.optionalString('author'),
+    summary: f.optionalString('summary'),
+    categories: f.stringList('categories'),
+    tags: f.stringList('tags'),
+    featured_image: featured,
+  };
+}
+
+function readTranslation(file: string, lang: string, format: 'md' | 'html', raw: string): TranslationSource {
+  const { data, body } = parse(file, raw);
+  const f = new Fields(file, data, TRANSLATION_FIELDS);
+  const hash = f.optionalString('source_hash');
+  if (hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(hash)) f.fail('source_hash', 'must be sha256:<64 hex digits> (run `npm run translations -- stamp`)');
+  if (body.trim() === '') throw new FileError(file, '', 'has an empty body');
+  return {
+    file, lang, format, raw, body,
+    title: f.string('title'),
+    summary: f.optionalString('summary'),
+    modified: f.optionalTimestamp('modified'),
+    provider: data.provider === null ? null : f.optionalString('provider') ?? null,
+    automated: f.boolean('automated', true),
+    verified: f.boolean('verified', false),
+    source_hash: hash,
+  };
+}
+
+const CONTENT_EXT: Record<string, 'md' | 'html'> = { '.md': 'md', '.html': 'html' };
+
+export async function loadPost(postsDir: string, slug: string): Promise<PostSource> {
+  const dir = join(postsDir, slug);
+  if (!SLUG_PATTERN.test(slug)) throw new FileError(dir, '', 'is not a valid slug: use lower-case letters, digits and single hyphens');
+  if (RESERVED_SLUGS.has(slug)) throw new FileError(dir, '', `uses the reserved slug "${slug}", which collides with a site path; rename the folder`);
+  const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() && !d.name.startsWith('.')).map((d) => d.name).sort();
+  const contentFiles = names.filter((n) => CONTENT_EXT[extname(n)]);
+  const assets = names.filter((n) => !CONTENT_EXT[extname(n)]);
+  const byLang = new Map<string, string>();
+  for (const name of contentFiles) {
+    const lang = name.slice(0, -extname(name).length);
+    const file = join(dir, name);
+    if (!LANGUAGE_CODES.includes(lang)) throw new FileError(file, '', `is not named for a supported language (${LANGUAGE_CODES.join(', ')})`);
+    if (byLang.has(lang)) throw new FileError(file, '', `duplicates ${byLang.get(lang)} for language "${lang}"`);
+    byLang.set(lang, name);
+  }
+  const englishName = byLang.get(DEFAULT_LANGUAGE);
+  if (!englishName) throw new FileError(dir, '', 'has no English source (en.md or en.html)');
+  const read = async (name: string) => readFile(join(dir, name), 'utf8');
+  const formatOf = (name: string) => CONTENT_EXT[extname(name)]!;
+  const english = readEnglish(join(dir, englishName), formatOf(englishName), await read(englishName), assets);
+  const translations: TranslationSource[] = [];
+  for (const [lang, name] of byLang) {
+    if (lang !== DEFAULT_LANGUAGE) translations.push(readTranslation(join(dir, name), lang, formatOf(name), await read(name)));
+  }
+  translations.sort((a, b) => LANGUAGE_CODES.indexOf(a.lang) - LANGUAGE_CODES.indexOf(b.lang));
+  return { slug, dir, english, translations, assets };
+}
+
+export async function listPostSlugs(postsDir: string): Promise<string[]> {
+  const entries = await readdir(postsDir, { withFileTypes: true });
+  return entries.filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+}

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { FileError } from '../file-error.ts';
+import { LANGUAGE_CODES } from '../../core/languages.ts';
+import type { SiteSettings } from '../../core/types.ts';
+import { Fields } from './front-matter.ts';
+
+export interface LoadedSite {
+  settings: SiteSettings;
+  url?: string;
+}
+
+/** `site.yaml` of a content root: the site settings (secrets never live here). */
+export async function loadSite(root: string): Promise<LoadedSite> {
+  const file = join(root, 'site.yaml');
+  let data: unknown;
+  try {
+    data = yaml.load(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new FileError(file, '', `could not be read as YAML: ${(e as Error).message}`);
+  }
+  if (!data || typeof data !== 'object') throw new FileError(file, '', 'must be a YAML mapping');
+  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'serve_stale', 'product']);
+  const descriptions = (f.data.descriptions ?? {}) as Record<string, unknown>;
+  for (const [code, text] of Object.entries(descriptions)) {
+    if (!LANGUAGE_CODES.includes(code) || typeof text !== 'string') f.fail(`descriptions.${code}`, 'must map a language code to a string');
+  }
+  const p = f.data.product;
+  if (!p || typeof p !== 'object') f.fail('product', 'must be a mapping with title, description, format, price_usd, currency, landing_url, download_url');
+  const pf = new Fields(file, p as Record<string, unknown>, ['title', 'description', 'format', 'price_usd', 'currency', 'landing_url', 'download_url']);
+  const price = pf.data.price_usd;
+  if (typeof price !== 'number' || !(price >= 0)) pf.fail('product.price_usd', 'must be a number >= 0');
+  const url = f.optionalString('url');
+  if (url !== undefined && !/^https?:\/\/[^/]+$/.test(url)) f.fail('url', 'must be an origin like https://example.com (no path, no trailing slash)');
+  return {
+    url,
+    settings: {
+      name: f.string('name'),
+      description: f.string('description'),
+      descriptions: descriptions as Record<string, string>,
+      author: f.string('author'),
+      attribution: f.string('attribution'),
+      serve_stale: f.boolean('serve_stale', false),
+      product: {
+        title: pf.string('title'),
+        description: pf.string('description'),
+        format: pf.string('format'),
+        price_usd: price as number,
+        currency: pf.string('currency'),
+        landing_url: pf.string('landing_url'),
+        download_url: pf.string('download_url'),
+      },
+    },
+  };
+}

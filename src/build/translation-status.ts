@@ -1,0 +1,40 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { TRANSLATED_CODES } from '../core/languages.ts';
+import type { TranslationState } from '../core/types.ts';
+import { sourceHash } from './derive/source-hash.ts';
+import { listPostSlugs, loadPost, type PostSource } from './load/posts.ts';
+import { join } from 'node:path';
+
+/** The author's view of translations: state per post and language, and stamping. */
+export interface StatusRow {
+  slug: string;
+  states: Record<string, TranslationState | 'unstamped'>;
+}
+
+export async function loadAll(contentDir: string): Promise<PostSource[]> {
+  const dir = join(contentDir, 'posts');
+  return Promise.all((await listPostSlugs(dir)).map((slug) => loadPost(dir, slug)));
+}
+
+export function status(post: PostSource): StatusRow {
+  const hash = sourceHash(post.english.title, post.english.body);
+  const states: StatusRow['states'] = {};
+  for (const code of TRANSLATED_CODES) {
+    const t = post.translations.find((x) => x.lang === code);
+    states[code] = !t ? 'missing' : !t.source_hash ? 'unstamped' : t.source_hash === hash ? 'available' : 'stale';
+  }
+  return { slug: post.slug, states };
+}
+
+/** Writes `source_hash` into the translation's front matter, replacing an earlier one. */
+export async function stamp(post: PostSource, lang: string): Promise<string> {
+  const t = post.translations.find((x) => x.lang === lang);
+  if (!t) throw new Error(`${post.slug} has no ${lang} translation`);
+  const hash = sourceHash(post.english.title, post.english.body);
+  const raw = await readFile(t.file, 'utf8');
+  const end = raw.indexOf('\n---', 3);
+  if (!raw.startsWith('---') || end < 0) throw new Error(`${t.file}: no front matter to stamp`);
+  const head = raw.slice(0, end).replace(/\nsource_hash:.*$/m, '');
+  await writeFile(t.file, `${head}\nsource_hash: "${hash}"${raw.slice(end)}`);
+  return t.file;
+}

@@ -1,0 +1,56 @@
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from './languages.ts';
+import type { EntryMeta, PostRecord, TranslationState } from './types.ts';
+
+/** The translation-state rule, in one place. */
+export interface Policy {
+  serveStale: boolean;
+}
+
+export function stateIn(post: PostRecord, lang: string): TranslationState {
+  return post.entries[lang]?.state ?? 'missing';
+}
+
+export function isAvailable(post: PostRecord, lang: string, policy: Policy): boolean {
+  const state = stateIn(post, lang);
+  return state === 'available' || (state === 'stale' && policy.serveStale);
+}
+
+/** Languages this post can be read in, in table order (English first). */
+export function availableLanguages(post: PostRecord, policy: Policy): string[] {
+  return LANGUAGE_CODES.filter((code) => isAvailable(post, code, policy));
+}
+
+/** What a request for `post` in `requested` returns. */
+export interface Resolved {
+  post: PostRecord;
+  entry: EntryMeta;
+  /** Language of the returned content. */
+  lang: string;
+  requested: string;
+  fallbackUsed: boolean;
+}
+
+export type Resolution = Resolved | { unavailable: 'missing' | 'stale' };
+
+export function resolve(post: PostRecord, requested: string, fallback: boolean, policy: Policy): Resolution {
+  if (isAvailable(post, requested, policy)) {
+    return { post, entry: post.entries[requested]!, lang: requested, requested, fallbackUsed: false };
+  }
+  if (fallback) {
+    return { post, entry: post.entries[DEFAULT_LANGUAGE]!, lang: DEFAULT_LANGUAGE, requested, fallbackUsed: true };
+  }
+  return { unavailable: stateIn(post, requested) === 'stale' ? 'stale' : 'missing' };
+}
+
+/**
+ * Hugo's MergeByLanguage: the posts of a list in `requested`, each in that language
+ * when available, else (with fallback) in English; without fallback, unavailable posts drop out.
+ */
+export function mergeByLanguage(posts: readonly PostRecord[], requested: string, fallback: boolean, policy: Policy): Resolved[] {
+  const out: Resolved[] = [];
+  for (const post of posts) {
+    const r = resolve(post, requested, fallback, policy);
+    if (!('unavailable' in r)) out.push(r);
+  }
+  return out;
+}

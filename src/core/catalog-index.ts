@@ -1,0 +1,47 @@
+import { LANGUAGE_CODES } from './languages.ts';
+import { availableLanguages, type Policy } from './availability.ts';
+import type { Catalog, PostRecord, Term } from './types.ts';
+
+/** Lookups derived once from a catalog, so every answer is a walk over prepared lists. */
+export type TaxonomyKind = 'categories' | 'tags';
+
+export interface TermIndex {
+  term: Term;
+  posts: PostRecord[];
+}
+
+export interface CatalogIndex {
+  catalog: Catalog;
+  policy: Policy;
+  bySlug: Map<string, PostRecord>;
+  available: Map<PostRecord, string[]>;
+  /** Languages with at least one available post. */
+  languagesWithPosts: string[];
+  terms: Record<TaxonomyKind, Map<string, TermIndex>>;
+}
+
+function indexTerms(posts: readonly PostRecord[], kind: TaxonomyKind): Map<string, TermIndex> {
+  const map = new Map<string, TermIndex>();
+  for (const post of posts) {
+    for (const term of post[kind]) {
+      const entry = map.get(term.slug) ?? { term, posts: [] };
+      entry.posts.push(post);
+      map.set(term.slug, entry);
+    }
+  }
+  return new Map([...map].sort(([, a], [, b]) => a.term.name.localeCompare(b.term.name, 'en')));
+}
+
+export function indexCatalog(catalog: Catalog): CatalogIndex {
+  const policy: Policy = { serveStale: catalog.site.serve_stale };
+  const available = new Map(catalog.posts.map((p) => [p, availableLanguages(p, policy)]));
+  const withPosts = new Set([...available.values()].flat());
+  return {
+    catalog,
+    policy,
+    bySlug: new Map(catalog.posts.map((p) => [p.slug, p])),
+    available,
+    languagesWithPosts: LANGUAGE_CODES.filter((c) => withPosts.has(c)),
+    terms: { categories: indexTerms(catalog.posts, 'categories'), tags: indexTerms(catalog.posts, 'tags') },
+  };
+}

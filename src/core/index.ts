@@ -1,0 +1,36 @@
+import { indexCatalog, type CatalogIndex, type TaxonomyKind } from './catalog-index.ts';
+import { getPost, listPosts } from './posts.ts';
+import { languages, product, siteInfo } from './site.ts';
+import { listTerms, termPosts } from './taxonomies.ts';
+import type { Params } from './params.ts';
+import type { BodyStore, Catalog } from './types.ts';
+
+/**
+ * The one core: every surface (static emitter, REST, negotiation, pages, and later batch,
+ * GraphQL, MCP) answers through these functions. No I/O of its own: bodies come from the store.
+ */
+export function createCore(catalog: Catalog, bodies: BodyStore) {
+  const index: CatalogIndex = indexCatalog(catalog);
+  return {
+    index,
+    catalog,
+    posts: {
+      list: (params: Params) => listPosts(index, params),
+      get: (slug: string, params: Params) => getPost(index, bodies, slug, params),
+    },
+    terms: {
+      list: (kind: TaxonomyKind, params: Params) => listTerms(index, kind, params),
+      posts: (kind: TaxonomyKind, slug: string, params: Params) => termPosts(index, kind, slug, params),
+    },
+    site: (params: Params) => siteInfo(index, params),
+    languages: () => languages(index),
+    product: () => product(index),
+  };
+}
+
+export type Core = ReturnType<typeof createCore>;
+
+/** The one serialiser, so a static file and a runtime answer are the same bytes. */
+export function toJson(body: unknown): string {
+  return JSON.stringify(body);
+}

@@ -1,0 +1,68 @@
+import { mergeByLanguage, resolve, type Resolved } from './availability.ts';
+import type { CatalogIndex } from './catalog-index.ts';
+import { errors } from './errors.ts';
+import { readContent, readList, SLUG_PATTERN, type ListQuery, type Params } from './params.ts';
+import { detail, meta, paginate, summary, type Detail, type Pagination, type ResponseMeta, type Summary } from './shape.ts';
+import { absolute, paths } from './urls.ts';
+import type { BodyStore, PostRecord } from './types.ts';
+
+export interface Collection {
+  attribution: string;
+  data: Summary[];
+  pagination: Pagination;
+  meta: ResponseMeta;
+}
+
+export interface Single {
+  attribution: string;
+  data: Detail;
+  meta: ResponseMeta;
+}
+
+export function summaries(index: CatalogIndex, resolved: readonly Resolved[]): Summary[] {
+  return resolved.map((r) => summary(index.catalog, r, index.available.get(r.post)!));
+}
+
+/** A page of `posts` (already in list order) in the query's language. */
+export function collection(index: CatalogIndex, posts: readonly PostRecord[], query: ListQuery): Collection {
+  const resolved = mergeByLanguage(posts, query.lang, query.fallback, index.policy);
+  const { slice, pagination } = paginate(resolved, query.page, query.per_page);
+  const data = summaries(index, slice);
+  return {
+    attribution: index.catalog.site.attribution,
+    data,
+    pagination,
+    meta: meta(query.lang, data, index.languagesWithPosts),
+  };
+}
+
+export function listPosts(index: CatalogIndex, params: Params): Collection {
+  return collection(index, index.catalog.posts, readList(params));
+}
+
+export function findPost(index: CatalogIndex, slug: string): PostRecord {
+  const post = SLUG_PATTERN.test(slug) ? index.bySlug.get(slug) : undefined;
+  if (!post) throw errors.notFound('Post', slug);
+  return post;
+}
+
+export async function getPost(index: CatalogIndex, bodies: BodyStore, slug: string, params: Params): Promise<Single> {
+  const post = findPost(index, slug);
+  const query = readContent(params);
+  const r = resolve(post, query.lang, query.fallback, index.policy);
+  const scope = index.catalog;
+  if ('unavailable' in r) {
+    throw errors.translationUnavailable(
+      slug,
+      query.lang,
+      r.unavailable,
+      absolute(scope, paths.post(scope, slug, 'en')),
+      absolute(scope, paths.api(scope, `/api/posts/${slug}`, { lang: query.lang, fallback: 'en' })),
+    );
+  }
+  const body = await bodies.get(slug, r.lang);
+  if (!body) throw new Error(`bundle has no body for ${slug}/${r.lang}`);
+  const available = index.available.get(post)!;
+  const data = detail(summary(scope, r, available), body);
+  return { attribution: scope.site.attribution, data, meta: meta(query.lang, [data], available) };
+}

@@ -1,0 +1,133 @@
+import { DEFAULT_LANGUAGE } from './languages.ts';
+import { messages } from './messages.ts';
+import { absolute, paths, type UrlScope } from './urls.ts';
+import type { Resolved } from './availability.ts';
+import type { EntryBody } from './types.ts';
+
+/** Output mappers: a resolved entry becomes the summary, detail and meta objects of SERVICE.md. */
+export interface TranslationMeta {
+  automated: boolean;
+  provider: string | null;
+  source_language: string;
+  target_language: string;
+  verified: boolean;
+  stale: boolean;
+  fallback_used: boolean;
+}
+
+export interface Summary {
+  slug: string;
+  title: string;
+  date: string;
+  modified?: string;
+  author: string;
+  summary?: string;
+  url: string;
+  featured_image: string | null;
+  categories: string[];
+  tags: string[];
+  language: string;
+  is_translation: boolean;
+  translations_available: string[];
+  english_url: string;
+  translation?: TranslationMeta;
+}
+
+export type Detail = Summary & EntryBody;
+
+export interface ResponseMeta {
+  language: string;
+  source_language: string;
+  is_translation: boolean;
+  automated_translation: boolean;
+  disclaimer?: string;
+  available_languages: string[];
+}
+
+function translationMeta(r: Resolved): TranslationMeta | undefined {
+  if (r.fallbackUsed) {
+    return {
+      automated: false,
+      provider: null,
+      source_language: DEFAULT_LANGUAGE,
+      target_language: r.requested,
+      verified: false,
+      stale: false,
+      fallback_used: true,
+    };
+  }
+  if (r.lang === DEFAULT_LANGUAGE) return undefined;
+  return {
+    automated: r.entry.automated ?? true,
+    provider: r.entry.provider ?? null,
+    source_language: DEFAULT_LANGUAGE,
+    target_language: r.lang,
+    verified: r.entry.verified ?? false,
+    stale: r.entry.state === 'stale',
+    fallback_used: false,
+  };
+}
+
+export function summary(scope: UrlScope, r: Resolved, available: readonly string[]): Summary {
+  const { post, entry } = r;
+  const modified = entry.modified ?? post.modified;
+  const translation = translationMeta(r);
+  return {
+    slug: post.slug,
+    title: entry.title,
+    date: post.date,
+    ...(modified ? { modified } : {}),
+    author: post.author,
+    ...(entry.summary ? { summary: entry.summary } : {}),
+    url: absolute(scope, paths.post(scope, post.slug, r.lang)),
+    featured_image: post.featured_image,
+    categories: post.categories.map((t) => t.name),
+    tags: post.tags.map((t) => t.name),
+    language: r.lang,
+    is_translation: r.lang !== DEFAULT_LANGUAGE,
+    translations_available: available.filter((code) => code !== r.lang),
+    english_url: absolute(scope, paths.post(scope, post.slug, DEFAULT_LANGUAGE)),
+    ...(translation ? { translation } : {}),
+  };
+}
+
+export function detail(base: Summary, body: EntryBody): Detail {
+  return {
+    ...base,
+    content_html: body.content_html,
+    content_markdown: body.content_markdown,
+    reading_time: body.reading_time,
+    links: body.links,
+    media: body.media,
+    structure: body.structure,
+  };
+}
+
+/** `meta` describes what was returned; the disclaimer appears when any item is an automated translation. */
+export function meta(requested: string, items: readonly Summary[], available: readonly string[]): ResponseMeta {
+  const isTranslation = items.some((i) => i.is_translation);
+  const automated = items.some((i) => i.is_translation && i.translation?.automated === true);
+  return {
+    language: requested,
+    source_language: DEFAULT_LANGUAGE,
+    is_translation: isTranslation,
+    automated_translation: automated,
+    ...(automated ? { disclaimer: messages(requested).disclaimer } : {}),
+    available_languages: [...available],
+  };
+}
+
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+}
+
+export function paginate<T>(items: readonly T[], page: number, perPage: number): { slice: T[]; pagination: Pagination } {
+  const start = (page - 1) * perPage;
+  return {
+    slice: items.slice(start, start + perPage),
+    pagination: { page, per_page: perPage, total: items.length, total_pages: Math.ceil(items.length / perPage) },
+  };
+}

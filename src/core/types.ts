@@ -1,0 +1,96 @@
+/** Shapes of the bundle: what the build writes and the core reads. */
+export type TranslationState = 'available' | 'stale' | 'missing';
+
+export interface Product {
+  title: string;
+  description: string;
+  format: string;
+  price_usd: number;
+  currency: string;
+  landing_url: string;
+  download_url: string;
+}
+
+export interface SiteSettings {
+  name: string;
+  description: string;
+  /** Optional localized descriptions, by language code. */
+  descriptions: Record<string, string>;
+  author: string;
+  attribution: string;
+  /** Serve stale translations (marked `stale: true`) instead of treating them as unavailable. */
+  serve_stale: boolean;
+  product: Product;
+}
+
+/** One post in one language, without its body. */
+export interface EntryMeta {
+  title: string;
+  summary?: string;
+  modified?: string;
+  /** Translation fields; absent on the English source. */
+  provider?: string | null;
+  automated?: boolean;
+  verified?: boolean;
+  state: Exclude<TranslationState, 'missing'>;
+}
+
+export interface Term {
+  slug: string;
+  name: string;
+}
+
+export interface ImageInfo {
+  /** Site path (base included), e.g. /media/<slug>/cover.jpg */
+  path: string;
+  width: number;
+  height: number;
+  featured: boolean;
+}
+
+export interface PostRecord {
+  slug: string;
+  date: string;
+  modified?: string;
+  author: string;
+  featured_image: string | null;
+  categories: Term[];
+  tags: Term[];
+  images: ImageInfo[];
+  /** Entries by language code; `en` is always present. */
+  entries: Record<string, EntryMeta>;
+}
+
+export interface Catalog {
+  /** Origin of every absolute URL, without trailing slash. */
+  site_url: string;
+  /** Path prefix of this content root: '' for the site, '/sandbox' for the sandbox. */
+  base: string;
+  site: SiteSettings;
+  /** Newest first. */
+  posts: PostRecord[];
+}
+
+export interface MediaItem {
+  type: 'image' | 'video';
+  src: string;
+}
+
+export interface Section {
+  level: number;
+  text: string;
+}
+
+/** The heavy part of a post in one language, stored apart from the catalog. */
+export interface EntryBody {
+  content_html: string;
+  content_markdown: string;
+  reading_time: number;
+  links: string[];
+  media: MediaItem[];
+  structure: { sections: Section[] };
+}
+
+export interface BodyStore {
+  get(slug: string, lang: string): Promise<EntryBody | undefined>;
+}

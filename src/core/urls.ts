@@ -1,0 +1,27 @@
+import { DEFAULT_LANGUAGE } from './languages.ts';
+
+/** Every absolute URL the core emits is built here, on the catalog's origin and base. */
+export interface UrlScope {
+  site_url: string;
+  base: string;
+}
+
+const langPrefix = (lang: string) => (lang === DEFAULT_LANGUAGE ? '' : `/${lang}`);
+
+export const paths = {
+  post: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}`,
+  home: (scope: UrlScope, lang: string) => `${scope.base}${langPrefix(lang)}/`,
+  feed: (scope: UrlScope, lang: string) => `${scope.base}${langPrefix(lang)}/feed.xml`,
+  markdown: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}.md`,
+  category: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/category/${slug}`,
+  tag: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/tag/${slug}`,
+  media: (scope: UrlScope, slug: string, file: string) => `${scope.base}/media/${slug}/${file}`,
+  api: (scope: UrlScope, path: string, query: Record<string, string> = {}) => {
+    const search = new URLSearchParams(query).toString();
+    return `${scope.base}${path}${search ? `?${search}` : ''}`;
+  },
+};
+
+export function absolute(scope: UrlScope, path: string): string {
+  return /^https?:\/\//.test(path) ? path : `${scope.site_url}${path}`;
+}

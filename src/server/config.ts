@@ -1,0 +1,30 @@
+/** Every runtime setting, read once from the environment (documented in README.md). */
+export interface ServerConfig {
+  port: number;
+  host: string | undefined;
+  rateLimit: number;
+  rateWindowSeconds: number;
+  trustProxy: boolean;
+  bodyLimit: number;
+  distRoot: string;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    port: int(env, 'PORT', 4321, 0),
+    host: env.HOST || undefined,
+    rateLimit: int(env, 'RATE_LIMIT', 1000, 0),
+    rateWindowSeconds: int(env, 'RATE_LIMIT_WINDOW', 60, 1),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    bodyLimit: int(env, 'BODY_LIMIT', 64 * 1024, 1),
+    distRoot: env.FOLIO_DIST_ROOT ?? process.cwd(),
+  };
+}

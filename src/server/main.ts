@@ -1,0 +1,61 @@
+// `npm run serve`: the built site, its API and functions on PORT (default 4321).
+import { createServer } from 'node:http';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadCore } from '../build/load-bundle.ts';
+import { DIST, ROOTS } from '../build/roots.ts';
+import type { Host } from '../../functions/context.ts';
+import { readConfig } from './config.ts';
+import { createFrontServer } from './front-server.ts';
+import { memoryRateLimiter } from './policies/rate-limit.ts';
+import { staticFiles } from './static-files.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+const config = readConfig();
+process.env.FOLIO_DIST_ROOT = config.distRoot;
+const roots = await Promise.all(
+  ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(join(config.distRoot, DIST.bundle(r.name))) })),
+);
+const files = staticFiles(join(config.distRoot, DIST.client));
+const host: Host = { roots, assets: files.assets, hostname: hostname(), version: pkg.version };
+const astro = (await import(pathToFileURL(join(config.distRoot, DIST.server, 'entry.mjs')).href)) as { handler: Parameters<typeof createFrontServer>[0]['pages'] };
+const handle = createFrontServer({
+  config,
+  host,
+  files,
+  limiter: config.rateLimit > 0 ? memoryRateLimiter(config.rateLimit, config.rateWindowSeconds) : undefined,
+  pages: astro.handler,
+  siteUrl: roots[0]!.core.catalog.site_url,
+});
+
+const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => void handle(req, res));
+server.keepAliveTimeout = 5_000;
+
+function listen(hostName: string | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, hostName, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+// Without HOST, listen on every address, IPv6 and IPv4 (falling back to IPv4 where IPv6 is off).
+try {
+  await listen(config.host ?? '::');
+} catch (e) {
+  if (config.host || (e as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT') throw e;
+  await listen('0.0.0.0');
+}
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+console.log(`Folio listening on http://localhost:${port} (site ${host.roots[0]!.core.catalog.site_url})`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}

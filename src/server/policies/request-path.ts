@@ -1,0 +1,17 @@
+/**
+ * The decoded path of a raw request target, or undefined when it is malformed: bad
+ * percent-encoding, NUL, backslashes, or a dot segment trying to climb out.
+ */
+export function safePath(rawTarget: string): string | undefined {
+  const raw = rawTarget.split('?')[0]!.split('#')[0]!;
+  if (!raw.startsWith('/')) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return undefined;
+  if (decoded.split('/').some((seg) => seg === '..' || seg === '.')) return undefined;
+  return decoded.replace(/\/{2,}/g, '/');
+}

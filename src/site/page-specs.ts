@@ -1,0 +1,62 @@
+import { availableLanguages } from '../core/availability.ts';
+import { DEFAULT_LANGUAGE } from '../core/languages.ts';
+import type { TaxonomyKind } from '../core/catalog-index.ts';
+import { isAvailable } from '../core/availability.ts';
+import type { SiteRoot } from './data.ts';
+
+/** Every prerendered HTML page of a root, as data: the path it lives at and what it shows. */
+export const PAGE_SIZE = 10;
+
+export type PageSpec =
+  | { kind: 'home'; lang: string; page: number }
+  | { kind: 'post'; lang: string; slug: string }
+  | { kind: 'term'; taxonomy: TaxonomyKind; lang: string; slug: string; page: number }
+  | { kind: 'api' };
+
+const TERM_SEGMENT: Record<TaxonomyKind, string> = { categories: 'category', tags: 'tag' };
+
+const prefix = (lang: string) => (lang === DEFAULT_LANGUAGE ? [] : [lang]);
+const pageSuffix = (page: number) => (page > 1 ? ['page', String(page)] : []);
+
+export function pathOf(spec: PageSpec): string {
+  switch (spec.kind) {
+    case 'home':
+      return [...prefix(spec.lang), ...pageSuffix(spec.page)].join('/');
+    case 'post':
+      return [...prefix(spec.lang), spec.slug].join('/');
+    case 'term':
+      return [...prefix(spec.lang), TERM_SEGMENT[spec.taxonomy], spec.slug, ...pageSuffix(spec.page)].join('/');
+    case 'api':
+      return 'api';
+  }
+}
+
+const pageCount = (n: number) => Math.max(1, Math.ceil(n / PAGE_SIZE));
+
+export function pageSpecs(root: SiteRoot): PageSpec[] {
+  const { index } = root.core;
+  const specs: PageSpec[] = [{ kind: 'api' }];
+  for (const lang of index.languagesWithPosts) {
+    const count = index.catalog.posts.filter((p) => isAvailable(p, lang, index.policy)).length;
+    for (let page = 1; page <= pageCount(count); page++) specs.push({ kind: 'home', lang, page });
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      for (const { term, posts } of index.terms[taxonomy].values()) {
+        const n = posts.filter((p) => isAvailable(p, lang, index.policy)).length;
+        for (let page = 1; n > 0 && page <= pageCount(n); page++) specs.push({ kind: 'term', taxonomy, lang, slug: term.slug, page });
+      }
+    }
+  }
+  for (const post of index.catalog.posts) {
+    for (const lang of availableLanguages(post, index.policy)) specs.push({ kind: 'post', lang, slug: post.slug });
+  }
+  return specs;
+}
+
+/** Site path of a page (with the root's base), trailing slash only on homes. */
+export function hrefOf(root: SiteRoot, spec: PageSpec): string {
+  const path = pathOf(spec);
+  const isHome = spec.kind === 'home' && spec.page === 1;
+  return `${root.base}/${path}${isHome && path ? '/' : ''}`;
+}
+
+export const sitePath = (url: string) => new URL(url).pathname;
