@@ -8,7 +8,7 @@ import { folioEmitter } from './src/build/astro-integration.ts';
 export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  outDir: 'dist/site',
+  outDir: `${process.env.FOLIO_OUT ?? 'dist'}/site`,
   site: process.env.SITE_URL ?? 'http://localhost:4321',
   trailingSlash: 'ignore',
   build: { format: 'directory' },

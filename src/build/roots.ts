@@ -6,12 +6,16 @@ export interface RootSpec {
 }
 
 export const ROOTS: readonly RootSpec[] = [
-  { name: 'main', contentDir: 'content', base: '' },
+  { name: 'main', contentDir: process.env.FOLIO_CONTENT ?? 'content', base: '' },
   { name: 'sandbox', contentDir: 'sandbox', base: '/sandbox' },
 ];
 
+/** Output folders, relative to the project (or FOLIO_DIST_ROOT at run time). FOLIO_OUT moves them. */
+const OUT = process.env.FOLIO_OUT ?? 'dist';
+
 export const DIST = {
-  bundle: (name: string) => `dist/bundle/${name}`,
-  client: 'dist/site/client',
-  server: 'dist/site/server',
+  out: OUT,
+  bundle: (name: string) => `${OUT}/bundle/${name}`,
+  client: `${OUT}/site/client`,
+  server: `${OUT}/site/server`,
 };

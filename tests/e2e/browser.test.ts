@@ -1,0 +1,127 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { corpus } from '../helpers/corpus.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
+
+let server: RunningServer;
+let browser: Browser;
+
+describe('the site in Chromium', { skip }, () => {
+  before(async () => {
+    server = await startServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Opens a page and fails the test on any console error or page error. */
+  async function open(path: string, expectedStatus = 200): Promise<Page> {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !(expectedStatus === 404 && /status of 404/.test(m.text()))) problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    const response = await page.goto(server.url + path, { waitUntil: 'load' });
+    assert.equal(response?.status(), expectedStatus, path);
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(problems, [], `console errors on ${path}`);
+    return page;
+  }
+
+  test('home page lists the newest essays and links to them', async () => {
+    const c = await corpus('content');
+    const page = await open('/');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+    const titles = await page.locator('ol.posts h2 a').allTextContents();
+    assert.deepEqual(titles, c.byDate.slice(0, 10).map((p) => p.english.title));
+    await page.locator('ol.posts h2 a').first().click();
+    await page.waitForLoadState('load');
+    assert.equal(await page.locator('article h1').textContent(), c.byDate[0]!.english.title);
+    await page.close();
+  });
+
+  test('a post with images and video renders them, with JSON-LD and hreflang alternates', async () => {
+    const page = await open('/tidal-energy');
+    const images = page.locator('article img');
+    assert.ok((await images.count()) >= 2);
+    for (const img of await images.all()) {
+      await img.scrollIntoViewIfNeeded();
+      assert.ok(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), 'image loaded');
+    }
+    assert.equal(await page.locator('article video').count(), 1);
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
+    assert.equal(ld['@type'], 'BlogPosting');
+    assert.equal(ld.headline, 'What the Tide Knows');
+    assert.ok((await page.locator('link[rel=alternate][hreflang]').count()) >= 3);
+    assert.ok(await page.locator('meta[property="og:image"]').count());
+    await page.close();
+  });
+
+  test('the language switcher leads to a translated post with its automated-translation notice', async () => {
+    const page = await open('/tidal-energy');
+    await page.locator('details.languages summary').click();
+    await page.locator('details.languages a[hreflang="es"]').click();
+    await page.waitForLoadState('load');
+    assert.equal(new URL(page.url()).pathname, '/es/tidal-energy');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'es');
+    assert.ok(await page.locator('.notice[data-notice="automated"]').isVisible());
+    await page.locator('.notice a[hreflang="en"]').click();
+    await page.waitForLoadState('load');
+    assert.equal(new URL(page.url()).pathname, '/tidal-energy');
+    await page.close();
+  });
+
+  test('Arabic pages are right-to-left and keyboard reachable', async () => {
+    const c = await corpus('content');
+    const post = c.availableIn('ar')[0]!;
+    const page = await open(`/ar/${post.slug}`);
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    assert.equal(await page.locator('article').evaluate((el) => getComputedStyle(el).direction), 'rtl');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip');
+    const home = await open('/ar/');
+    assert.equal(await home.locator('html').getAttribute('dir'), 'rtl');
+    await page.screenshot({ path: 'dist/screenshot-ar.png' });
+    await page.close();
+    await home.close();
+  });
+
+  test('the 404 page and the translation-unavailable page', async () => {
+    const page = await open('/no-such-page', 404);
+    assert.equal(await page.locator('[data-page="not-found"] h1').count(), 1);
+    await page.locator('a[href="/"]').last().click();
+    await page.waitForLoadState('load');
+    assert.equal(new URL(page.url()).pathname, '/');
+    const c = await corpus('content');
+    const { slug, lang } = c.find('missing');
+    const missing = await open(`/${lang}/${slug}`, 404);
+    assert.ok(await missing.locator('.notice[data-notice="fallback"]').isVisible());
+    await missing.locator(`[data-page="translation-unavailable"] p > a[href="/${slug}"]`).click();
+    await missing.waitForLoadState('load');
+    assert.equal(new URL(missing.url()).pathname, `/${slug}`);
+    await page.close();
+    await missing.close();
+  });
+
+  test('dark theme follows the system preference', async () => {
+    const page = await browser.newPage({ colorScheme: 'dark' });
+    await page.goto(server.url + '/');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await browser.newPage({ colorScheme: 'light' });
+    await light.goto(server.url + '/');
+    assert.notEqual(bg, await light.evaluate(() => getComputedStyle(document.body).backgroundColor));
+    await page.close();
+    await light.close();
+  });
+});

@@ -1,0 +1,203 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { get, startServer, type RunningServer } from '../helpers/server.ts';
+
+let server: RunningServer;
+let base: string;
+before(async () => {
+  server = await startServer();
+  base = server.url;
+});
+after(() => server.stop());
+
+const SAMPLE_PATHS = ['/api/posts', '/api/posts/no-such', '/', '/the-slow-web', '/no-such-page', '/feed.xml', '/media/tidal-energy/cover.jpg', '/status', '/sandbox/api/posts'];
+
+/** A request with a raw target, which fetch would normalise away. */
+function raw(path: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('CORS', () => {
+  test('every response allows any origin and exposes the rate-limit and payment headers', async () => {
+    for (const path of SAMPLE_PATHS) {
+      const r = await get(base, path);
+      assert.equal(r.headers.get('access-control-allow-origin'), '*', path);
+      const exposed = r.headers.get('access-control-expose-headers')!;
+      for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'Mcp-Session-Id']) {
+        assert.ok(exposed.includes(h), `${path} exposes ${h}`);
+      }
+    }
+  });
+
+  test('preflight answers 204 with methods and headers', async () => {
+    const r = await get(base, '/api/posts', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, payment-signature' },
+    });
+    assert.equal(r.status, 204);
+    assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    assert.match(r.headers.get('access-control-allow-methods')!, /GET.*POST/);
+    const allowed = r.headers.get('access-control-allow-headers')!.toLowerCase();
+    for (const h of ['content-type', 'accept', 'authorization', 'payment-signature', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']) assert.ok(allowed.includes(h), h);
+  });
+});
+
+describe('bearer tokens', () => {
+  test('any bearer token is 401 with WWW-Authenticate, on every path', async () => {
+    for (const path of SAMPLE_PATHS) {
+      const r = await get(base, path, { headers: { authorization: 'Bearer abc.def' } });
+      assert.equal(r.status, 401, path);
+      assert.equal(typeof r.json.error, 'string');
+      const challenge = r.headers.get('www-authenticate')!;
+      assert.match(challenge, /^Bearer error="invalid_token", resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource"$/);
+      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    }
+  });
+
+  test('without the header the same paths work', async () => {
+    assert.equal((await get(base, '/api/posts')).status, 200);
+  });
+});
+
+describe('rate limit headers', () => {
+  test('every JSON response carries X-RateLimit-*, errors and static JSON included', async () => {
+    for (const path of ['/api/posts', '/api/posts/no-such', '/api/nope', '/status', '/api/posts?lang=xx']) {
+      const r = await get(base, path);
+      assert.match(r.headers.get('content-type')!, /json/);
+      assert.match(r.headers.get('x-ratelimit-limit')!, /^\d+$/, path);
+      assert.match(r.headers.get('x-ratelimit-remaining')!, /^\d+$/, path);
+      const reset = Number(r.headers.get('x-ratelimit-reset'));
+      assert.ok(reset > Date.now() / 1000 - 1 && reset < Date.now() / 1000 + 3600, `${path} reset is a Unix time`);
+    }
+    const a = Number((await get(base, '/api/site')).headers.get('x-ratelimit-remaining'));
+    const b = Number((await get(base, '/api/site')).headers.get('x-ratelimit-remaining'));
+    assert.ok(b < a, 'remaining goes down');
+  });
+});
+
+describe('caching', () => {
+  test('ETag and Cache-Control on cacheable answers; If-None-Match gets 304', async () => {
+    for (const path of ['/api/posts', '/api/posts/the-slow-web?lang=es', '/', '/the-slow-web', '/feed.xml', '/the-slow-web.md', '/media/tidal-energy/cover.jpg']) {
+      const r = await get(base, path);
+      const etag = r.headers.get('etag');
+      assert.ok(etag, `${path} has an ETag`);
+      assert.ok(r.headers.get('cache-control'), `${path} has Cache-Control`);
+      const again = await get(base, path, { headers: { 'if-none-match': etag! } });
+      assert.equal(again.status, 304, path);
+      assert.equal(again.text, '');
+      assert.equal(again.headers.get('etag'), etag);
+    }
+  });
+
+  test('a different answer has a different ETag; /status is not cached', async () => {
+    const a = await get(base, '/api/posts');
+    const b = await get(base, '/api/posts?lang=fr');
+    assert.notEqual(a.headers.get('etag'), b.headers.get('etag'));
+    const s = await get(base, '/status');
+    assert.equal(s.headers.get('etag'), null);
+    assert.match(s.headers.get('cache-control')!, /no-store/);
+  });
+});
+
+describe('not found, methods, bodies, paths', () => {
+  test('unknown API path: JSON 404; unknown page: HTML 404 page', async () => {
+    for (const path of ['/api/nope', '/api/posts/a/b', '/mcp/v1/nope', '/sandbox/api/nope']) {
+      const r = await get(base, path);
+      assert.equal(r.status, 404, path);
+      assert.deepEqual(r.json, { error: 'Not found' });
+    }
+    for (const path of ['/no-such-page', '/fr/no/such/page', '/sandbox/nothing-here']) {
+      const r = await get(base, path);
+      assert.equal(r.status, 404, path);
+      assert.match(r.headers.get('content-type')!, /^text\/html/);
+      assert.match(r.text, /data-page="not-found"/);
+    }
+  });
+
+  test('wrong method on an existing path is 405 with Allow', async () => {
+    for (const path of ['/api/posts', '/api/posts/the-slow-web', '/status']) {
+      const r = await get(base, path, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      assert.equal(r.status, 405, path);
+      assert.match(r.headers.get('allow')!, /GET/);
+      assert.equal(typeof r.json.error, 'string');
+    }
+    const del = await get(base, '/api/posts', { method: 'DELETE' });
+    assert.equal(del.status, 405);
+  });
+
+  test('HEAD gives headers without a body', async () => {
+    const r = await fetch(`${base}/api/posts`, { method: 'HEAD' });
+    assert.equal(r.status, 200);
+    assert.ok(r.headers.get('etag'));
+    assert.equal(await r.text(), '');
+  });
+
+  test('request bodies over 64 KiB are 413', async () => {
+    const r = await get(base, '/api/posts', { method: 'POST', body: 'x'.repeat(70 * 1024), headers: { 'content-type': 'application/json' } });
+    assert.equal(r.status, 413);
+    assert.equal(typeof r.json.error, 'string');
+    assert.equal((await get(base, '/api/posts')).status, 200, 'still healthy');
+  });
+
+  test('bad percent-encoding and traversal are 400', async () => {
+    for (const path of ['/api/posts/%E0%A4%A', '/%2e%2e/etc/passwd', '/media/../../package.json', '/api/%00', '/a%5c..%5cb']) {
+      const r = await raw(path);
+      assert.equal(r.status, 400, path);
+      assert.equal(r.headers['access-control-allow-origin'], '*');
+    }
+    assert.equal((await get(base, '/api/posts')).status, 200, 'still healthy');
+  });
+
+  test('/en/... redirects to the root form, query kept', async () => {
+    for (const [from, to] of [['/en/the-slow-web', '/the-slow-web'], ['/en/', '/'], ['/en', '/'], ['/en/feed.xml', '/feed.xml'], ['/sandbox/en/first-steps?x=1', '/sandbox/first-steps?x=1']] as [string, string][]) {
+      const r = await get(base, from);
+      assert.equal(r.status, 301, from);
+      assert.equal(r.headers.get('location'), to);
+    }
+  });
+
+  test('canonical slashes: homes have one, pages do not', async () => {
+    assert.equal((await get(base, '/fr')).headers.get('location'), '/fr/');
+    assert.equal((await get(base, '/category/technology/')).headers.get('location'), '/category/technology');
+    assert.equal((await get(base, '/fr/')).status, 200);
+  });
+});
+
+describe('rate limit enforcement', () => {
+  test('over the limit: 429 with Retry-After, and the service stays healthy', async () => {
+    const limited = await startServer({ RATE_LIMIT: '5', RATE_LIMIT_WINDOW: '60' });
+    try {
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 7; i++) {
+        last = await get(limited.url, '/api/posts');
+        statuses.push(last.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+      assert.ok(Number(last!.headers.get('retry-after')) >= 1);
+      assert.equal(last!.headers.get('x-ratelimit-remaining'), '0');
+      assert.equal(typeof last!.json.error, 'string');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  test('RATE_LIMIT=0 turns enforcement off', async () => {
+    const open = await startServer({ RATE_LIMIT: '0' });
+    try {
+      for (let i = 0; i < 20; i++) assert.equal((await get(open.url, '/api/site')).status, 200);
+    } finally {
+      await open.stop();
+    }
+  });
+});

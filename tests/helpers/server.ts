@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+/** The built site served by the real server, on a random loopback port. */
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const child: ChildProcess = spawn(process.execPath, ['src/server/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /listening on http:\/\/localhost:(\d+)/.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${m[1]}`);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${log}`)));
+  });
+  return {
+    url,
+    output: () => log,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+export interface Got {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export async function get(base: string, path: string, init: RequestInit = {}): Promise<Got> {
+  const res = await fetch(base + path, { redirect: 'manual', ...init });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}

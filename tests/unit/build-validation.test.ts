@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { buildBundle } from '../../src/build/bundle.ts';
+import { FileError } from '../../src/build/file-error.ts';
+import { sourceHash } from '../../src/build/derive/source-hash.ts';
+
+const SITE = `name: S\ndescription: D\nauthor: A\nattribution: cite\nproduct:\n  title: P\n  description: d\n  format: PDF\n  price_usd: 1\n  currency: USD\n  landing_url: /p\n  download_url: /d\n`;
+const EN = `---\ntitle: "Hello"\ndate: 2026-01-01T00:00:00Z\ncategories: [Tech]\n---\n\nBody text.\n`;
+
+/** A content root from an inline map of files (Hugo's txtar style). */
+async function build(files: Record<string, string>) {
+  const dir = await mkdtemp(join(tmpdir(), 'folio-'));
+  try {
+    for (const [name, text] of Object.entries({ 'site.yaml': SITE, ...files })) {
+      await mkdir(dirname(join(dir, name)), { recursive: true });
+      await writeFile(join(dir, name), text);
+    }
+    return await buildBundle({ contentDir: dir, outDir: join(dir, 'out'), base: '', cacheDir: join(dir, 'cache') });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function fails(files: Record<string, string>, file: RegExp, message: RegExp) {
+  await assert.rejects(build(files), (e: unknown) => {
+    assert.ok(e instanceof FileError, String(e));
+    assert.match(e.file, file);
+    assert.match(e.message, message);
+    return true;
+  });
+}
+
+test('a valid root builds; translation states come from the source hash', async () => {
+  const hash = sourceHash('Hello', 'Body text.');
+  const r = await build({
+    'posts/hello/en.md': EN,
+    'posts/hello/fr.md': `---\ntitle: "Bonjour"\nsource_hash: "${hash}"\n---\n\nTexte.\n`,
+    'posts/hello/de.md': `---\ntitle: "Hallo"\nsource_hash: "sha256:${'0'.repeat(64)}"\n---\n\nText.\n`,
+  });
+  const post = r.catalog.posts[0]!;
+  assert.equal(post.entries.fr!.state, 'available');
+  assert.equal(post.entries.de!.state, 'stale');
+  assert.equal(post.entries.es, undefined);
+  assert.equal(post.author, 'A', 'author defaults to the site author');
+});
+
+test('malformed files fail naming the file, the field and what was expected', async () => {
+  await fails({ 'posts/hello/en.md': EN.replace('title: "Hello"\n', '') }, /hello\/en\.md$/, /field "title" must be a non-empty string/);
+  await fails({ 'posts/hello/en.md': EN.replace('2026-01-01T00:00:00Z', 'yesterday') }, /en\.md$/, /field "date" must be an ISO 8601/);
+  await fails({ 'posts/hello/en.md': EN.replace('categories: [Tech]', 'categories: Tech') }, /en\.md$/, /field "categories" must be a list/);
+  await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'colour: red\n---\n\n') }, /en\.md$/, /field "colour" is not a known field/);
+  await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'featured_image: nope.jpg\n---\n\n') }, /en\.md$/, /field "featured_image" must name an image file/);
+  await fails({ 'posts/hello/en.md': '---\ntitle: [unclosed\n---\nx' }, /en\.md$/, /not valid YAML/);
+  await fails({ 'posts/hello/en.md': EN, 'posts/hello/fr.md': '---\ntitle: "B"\n---\n\nx\n' }, /fr\.md$/, /field "source_hash" is missing: run `npm run translations -- stamp hello fr`/);
+  await fails({ 'posts/hello/en.md': EN, 'posts/hello/xx.md': EN }, /xx\.md$/, /not named for a supported language/);
+  await fails({ 'posts/hello/fr.md': EN }, /hello$/, /no English source/);
+  await fails({ 'posts/Hello_World/en.md': EN }, /Hello_World$/, /not a valid slug/);
+  await fails({ 'site.yaml': SITE.replace('price_usd: 1', 'price_usd: free'), 'posts/hello/en.md': EN }, /site\.yaml$/, /product\.price_usd/);
+});
+
+test('a slug colliding with a reserved path fails the build', async () => {
+  for (const slug of ['api', 'sandbox', 'fr', 'status', 'graphql', 'mcp', 'ask', 'contact']) {
+    await fails({ [`posts/${slug}/en.md`]: EN }, new RegExp(`${slug}$`), /reserved slug/);
+  }
+});
