@@ -1,9 +1,8 @@
 import { FolioError } from '../src/core/errors.ts';
 import { FORMATS } from '../src/core/formats.ts';
-import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../src/core/languages.ts';
+import { DEFAULT_LANGUAGE } from '../src/core/languages.ts';
 import { markdownDocument } from '../src/core/markdown-document.ts';
 import { negotiate } from '../src/core/negotiate.ts';
-import { SLUG_PATTERN } from '../src/core/params.ts';
 import type { Handler } from './context.ts';
 import { errorJson, json, text } from './http.ts';
 
@@ -12,12 +11,11 @@ const VARY = { vary: 'Accept' };
 
 /**
  * `/{slug}` and `/{lang}/{slug}`: HTML by default, the API envelope for JSON, the Markdown
- * document for Markdown. Not a known post: undefined, so the static files and 404 page answer.
+ * document for Markdown (the route table only sends known posts here).
  */
 export const negotiatePost: Handler = async (ctx) => {
   const lang = ctx.params.lang ?? DEFAULT_LANGUAGE;
   const slug = ctx.params.slug!;
-  if (!LANGUAGE_CODES.includes(lang) || !SLUG_PATTERN.test(slug) || !ctx.root.core.index.bySlug.has(slug)) return undefined;
   const format = negotiate(ctx.request.headers.get('accept'), OFFERS);
   const params = new URLSearchParams(ctx.url.search);
   params.set('lang', lang);

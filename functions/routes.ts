@@ -2,6 +2,7 @@ import type { Handler, Host, RequestContext, Root } from './context.ts';
 import { apiIndexRoute, apiRoutes } from './api.ts';
 import { negotiatePost } from './negotiate-post.ts';
 import { json, notFoundJson, redirect } from './http.ts';
+import { LANGUAGE_CODES } from '../src/core/languages.ts';
 
 /** The flat route table (Ghost's routes.js): every function path, once, with what it does. */
 export interface Route {
@@ -11,7 +12,12 @@ export interface Route {
   handler: Handler;
   /** Not listed in the API index (pages, redirects). */
   hidden?: boolean;
+  /** For pattern routes that claim only some paths: is this one of them? */
+  claims?: (params: Record<string, string>, root: Root) => boolean;
 }
+
+const isPost = (params: Record<string, string>, root: Root) =>
+  (params.lang === undefined || LANGUAGE_CODES.includes(params.lang)) && root.core.index.bySlug.has(params.slug ?? '');
 
 const redirectEnglish: Handler = (ctx) => {
   const rest = ctx.params.rest ?? '';
@@ -24,8 +30,8 @@ routes.push(
   ...apiRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
-  { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true },
-  { path: '/:lang/:slug', summary: 'A translated post, negotiated', handler: negotiatePost, hidden: true },
+  { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
+  { path: '/:lang/:slug', summary: 'A translated post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
 );
 
 export const ROUTES: readonly Route[] = routes;
@@ -73,7 +79,7 @@ export function createFunctions(host: Host) {
     const allowed = new Set<string>();
     for (const route of ROUTES) {
       const params = match(route.path, path);
-      if (!params) continue;
+      if (!params || (route.claims && !route.claims(params, root))) continue;
       const routeMethod = route.method ?? 'GET';
       if (routeMethod !== method) {
         allowed.add(routeMethod);

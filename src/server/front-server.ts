@@ -70,10 +70,9 @@ export function createFrontServer(deps: FrontServerDeps) {
     }
     const answered = await functions(request, path);
     if (answered) return answered;
-    if (method === 'GET' || method === 'HEAD') {
-      const file = await deps.files.serve(path, new URL(request.url).search);
-      if (file) return file;
-    }
+    const file = await deps.files.serve(path, new URL(request.url).search);
+    if (file && (method === 'GET' || method === 'HEAD')) return file;
+    if (file) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
     if (isApiPath(path)) return jsonError(404, 'Not found');
     return 'pages';
   }

@@ -2,18 +2,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
 
-let server: RunningServer;
 let browser: Browser;
 
 describe('the site in Chromium', { skip }, () => {
+  const server = useServer();
   before(async () => {
-    server = await startServer();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -21,7 +20,6 @@ describe('the site in Chromium', { skip }, () => {
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
   });
 
   /** Opens a page and fails the test on any console error or page error. */

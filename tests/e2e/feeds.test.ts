@@ -1,16 +1,12 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Parser from 'rss-parser';
 import { XMLParser } from 'fast-xml-parser';
-import { get, startServer, type RunningServer } from '../helpers/server.ts';
+import { get, useServer } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { LANGUAGE_CODES, language } from '../../src/core/languages.ts';
 
-let server: RunningServer;
-before(async () => {
-  server = await startServer();
-});
-after(() => server.stop());
+const site = useServer();
 
 const parser = new Parser({ customFields: { item: [['content:encoded', 'contentEncoded']] } });
 
@@ -21,7 +17,7 @@ for (const root of ['content', 'sandbox'] as const) {
     const titles = new Set<string>();
     for (const lang of LANGUAGE_CODES) {
       const path = `${prefix}${lang === 'en' ? '' : `/${lang}`}/feed.xml`;
-      const r = await get(server.url, path);
+      const r = await get(site.url, path);
       assert.equal(r.status, 200, path);
       assert.match(r.headers.get('content-type')!, /^application\/rss\+xml/);
       const feed = await parser.parseString(r.text);
@@ -40,14 +36,14 @@ for (const root of ['content', 'sandbox'] as const) {
 }
 
 test('/en/feed.xml redirects to /feed.xml', async () => {
-  const r = await get(server.url, '/en/feed.xml');
+  const r = await get(site.url, '/en/feed.xml');
   assert.equal(r.status, 301);
   assert.equal(r.headers.get('location'), '/feed.xml');
 });
 
 test('sitemap.xml lists every available page with hreflang alternates', async () => {
   const c = await corpus('content');
-  const r = await get(server.url, '/sitemap.xml');
+  const r = await get(site.url, '/sitemap.xml');
   assert.equal(r.status, 200);
   const doc = new XMLParser({ ignoreAttributes: false }).parse(r.text);
   const urls = doc.urlset.url as { loc: string; 'xhtml:link': { '@_hreflang': string }[] | { '@_hreflang': string } }[];

@@ -1,21 +1,15 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { get, startServer, type RunningServer } from '../helpers/server.ts';
+import { get, startServer, useServer } from '../helpers/server.ts';
 
-let server: RunningServer;
-let base: string;
-before(async () => {
-  server = await startServer();
-  base = server.url;
-});
-after(() => server.stop());
+const site = useServer();
 
 const SAMPLE_PATHS = ['/api/posts', '/api/posts/no-such', '/', '/the-slow-web', '/no-such-page', '/feed.xml', '/media/tidal-energy/cover.jpg', '/status', '/sandbox/api/posts'];
 
 /** A request with a raw target, which fetch would normalise away. */
 function raw(path: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  const u = new URL(base);
+  const u = new URL(site.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: u.hostname, port: u.port, path, method: 'GET' }, (res) => {
       let body = '';
@@ -30,7 +24,7 @@ function raw(path: string): Promise<{ status: number; body: string; headers: Rec
 describe('CORS', () => {
   test('every response allows any origin and exposes the rate-limit and payment headers', async () => {
     for (const path of SAMPLE_PATHS) {
-      const r = await get(base, path);
+      const r = await get(site.url, path);
       assert.equal(r.headers.get('access-control-allow-origin'), '*', path);
       const exposed = r.headers.get('access-control-expose-headers')!;
       for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'Mcp-Session-Id']) {
@@ -40,7 +34,7 @@ describe('CORS', () => {
   });
 
   test('preflight answers 204 with methods and headers', async () => {
-    const r = await get(base, '/api/posts', {
+    const r = await get(site.url, '/api/posts', {
       method: 'OPTIONS',
       headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, payment-signature' },
     });
@@ -55,7 +49,7 @@ describe('CORS', () => {
 describe('bearer tokens', () => {
   test('any bearer token is 401 with WWW-Authenticate, on every path', async () => {
     for (const path of SAMPLE_PATHS) {
-      const r = await get(base, path, { headers: { authorization: 'Bearer abc.def' } });
+      const r = await get(site.url, path, { headers: { authorization: 'Bearer abc.def' } });
       assert.equal(r.status, 401, path);
       assert.equal(typeof r.json.error, 'string');
       const challenge = r.headers.get('www-authenticate')!;
@@ -65,22 +59,22 @@ describe('bearer tokens', () => {
   });
 
   test('without the header the same paths work', async () => {
-    assert.equal((await get(base, '/api/posts')).status, 200);
+    assert.equal((await get(site.url, '/api/posts')).status, 200);
   });
 });
 
 describe('rate limit headers', () => {
   test('every JSON response carries X-RateLimit-*, errors and static JSON included', async () => {
     for (const path of ['/api/posts', '/api/posts/no-such', '/api/nope', '/status', '/api/posts?lang=xx']) {
-      const r = await get(base, path);
+      const r = await get(site.url, path);
       assert.match(r.headers.get('content-type')!, /json/);
       assert.match(r.headers.get('x-ratelimit-limit')!, /^\d+$/, path);
       assert.match(r.headers.get('x-ratelimit-remaining')!, /^\d+$/, path);
       const reset = Number(r.headers.get('x-ratelimit-reset'));
       assert.ok(reset > Date.now() / 1000 - 1 && reset < Date.now() / 1000 + 3600, `${path} reset is a Unix time`);
     }
-    const a = Number((await get(base, '/api/site')).headers.get('x-ratelimit-remaining'));
-    const b = Number((await get(base, '/api/site')).headers.get('x-ratelimit-remaining'));
+    const a = Number((await get(site.url, '/api/site')).headers.get('x-ratelimit-remaining'));
+    const b = Number((await get(site.url, '/api/site')).headers.get('x-ratelimit-remaining'));
     assert.ok(b < a, 'remaining goes down');
   });
 });
@@ -88,11 +82,11 @@ describe('rate limit headers', () => {
 describe('caching', () => {
   test('ETag and Cache-Control on cacheable answers; If-None-Match gets 304', async () => {
     for (const path of ['/api/posts', '/api/posts/the-slow-web?lang=es', '/', '/the-slow-web', '/feed.xml', '/the-slow-web.md', '/media/tidal-energy/cover.jpg']) {
-      const r = await get(base, path);
+      const r = await get(site.url, path);
       const etag = r.headers.get('etag');
       assert.ok(etag, `${path} has an ETag`);
       assert.ok(r.headers.get('cache-control'), `${path} has Cache-Control`);
-      const again = await get(base, path, { headers: { 'if-none-match': etag! } });
+      const again = await get(site.url, path, { headers: { 'if-none-match': etag! } });
       assert.equal(again.status, 304, path);
       assert.equal(again.text, '');
       assert.equal(again.headers.get('etag'), etag);
@@ -100,10 +94,10 @@ describe('caching', () => {
   });
 
   test('a different answer has a different ETag; /status is not cached', async () => {
-    const a = await get(base, '/api/posts');
-    const b = await get(base, '/api/posts?lang=fr');
+    const a = await get(site.url, '/api/posts');
+    const b = await get(site.url, '/api/posts?lang=fr');
     assert.notEqual(a.headers.get('etag'), b.headers.get('etag'));
-    const s = await get(base, '/status');
+    const s = await get(site.url, '/status');
     assert.equal(s.headers.get('etag'), null);
     assert.match(s.headers.get('cache-control')!, /no-store/);
   });
@@ -112,12 +106,12 @@ describe('caching', () => {
 describe('not found, methods, bodies, paths', () => {
   test('unknown API path: JSON 404; unknown page: HTML 404 page', async () => {
     for (const path of ['/api/nope', '/api/posts/a/b', '/mcp/v1/nope', '/sandbox/api/nope']) {
-      const r = await get(base, path);
+      const r = await get(site.url, path);
       assert.equal(r.status, 404, path);
       assert.deepEqual(r.json, { error: 'Not found' });
     }
     for (const path of ['/no-such-page', '/fr/no/such/page', '/sandbox/nothing-here']) {
-      const r = await get(base, path);
+      const r = await get(site.url, path);
       assert.equal(r.status, 404, path);
       assert.match(r.headers.get('content-type')!, /^text\/html/);
       assert.match(r.text, /data-page="not-found"/);
@@ -126,27 +120,33 @@ describe('not found, methods, bodies, paths', () => {
 
   test('wrong method on an existing path is 405 with Allow', async () => {
     for (const path of ['/api/posts', '/api/posts/the-slow-web', '/status']) {
-      const r = await get(base, path, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const r = await get(site.url, path, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
       assert.equal(r.status, 405, path);
       assert.match(r.headers.get('allow')!, /GET/);
       assert.equal(typeof r.json.error, 'string');
     }
-    const del = await get(base, '/api/posts', { method: 'DELETE' });
+    const del = await get(site.url, '/api/posts', { method: 'DELETE' });
     assert.equal(del.status, 405);
+    for (const path of ['/', '/fr/', '/the-slow-web', '/feed.xml', '/media/tidal-energy/cover.jpg']) {
+      const r = await get(site.url, path, { method: 'POST', body: 'x' });
+      assert.equal(r.status, 405, path);
+      assert.match(r.headers.get('allow')!, /GET/);
+    }
+    assert.equal((await get(site.url, '/no-such-page', { method: 'POST', body: 'x' })).status, 404, 'a path that does not exist is not a 405');
   });
 
   test('HEAD gives headers without a body', async () => {
-    const r = await fetch(`${base}/api/posts`, { method: 'HEAD' });
+    const r = await fetch(`${site.url}/api/posts`, { method: 'HEAD' });
     assert.equal(r.status, 200);
     assert.ok(r.headers.get('etag'));
     assert.equal(await r.text(), '');
   });
 
   test('request bodies over 64 KiB are 413', async () => {
-    const r = await get(base, '/api/posts', { method: 'POST', body: 'x'.repeat(70 * 1024), headers: { 'content-type': 'application/json' } });
+    const r = await get(site.url, '/api/posts', { method: 'POST', body: 'x'.repeat(70 * 1024), headers: { 'content-type': 'application/json' } });
     assert.equal(r.status, 413);
     assert.equal(typeof r.json.error, 'string');
-    assert.equal((await get(base, '/api/posts')).status, 200, 'still healthy');
+    assert.equal((await get(site.url, '/api/posts')).status, 200, 'still healthy');
   });
 
   test('bad percent-encoding and traversal are 400', async () => {
@@ -155,21 +155,21 @@ describe('not found, methods, bodies, paths', () => {
       assert.equal(r.status, 400, path);
       assert.equal(r.headers['access-control-allow-origin'], '*');
     }
-    assert.equal((await get(base, '/api/posts')).status, 200, 'still healthy');
+    assert.equal((await get(site.url, '/api/posts')).status, 200, 'still healthy');
   });
 
   test('/en/... redirects to the root form, query kept', async () => {
     for (const [from, to] of [['/en/the-slow-web', '/the-slow-web'], ['/en/', '/'], ['/en', '/'], ['/en/feed.xml', '/feed.xml'], ['/sandbox/en/first-steps?x=1', '/sandbox/first-steps?x=1']] as [string, string][]) {
-      const r = await get(base, from);
+      const r = await get(site.url, from);
       assert.equal(r.status, 301, from);
       assert.equal(r.headers.get('location'), to);
     }
   });
 
   test('canonical slashes: homes have one, pages do not', async () => {
-    assert.equal((await get(base, '/fr')).headers.get('location'), '/fr/');
-    assert.equal((await get(base, '/category/technology/')).headers.get('location'), '/category/technology');
-    assert.equal((await get(base, '/fr/')).status, 200);
+    assert.equal((await get(site.url, '/fr')).headers.get('location'), '/fr/');
+    assert.equal((await get(site.url, '/category/technology/')).headers.get('location'), '/category/technology');
+    assert.equal((await get(site.url, '/fr/')).status, 200);
   });
 });
 
@@ -199,5 +199,35 @@ describe('rate limit enforcement', () => {
     } finally {
       await open.stop();
     }
+  });
+});
+
+describe('robustness', () => {
+  test('nothing a client sends causes a 5xx, and the service stays healthy', async () => {
+    const targets = [
+      '/api/posts?lang[]=fr', '/api/posts?page=99999999999999999999', '/api/posts?per_page=%00', '/api/posts?%ZZ=1', '/api/posts?lang=%E2%80%AE',
+      `/api/posts/${'a'.repeat(5000)}`, `/${'x/'.repeat(300)}`, '/api/posts/%F0%9F%98%80', '/%F0%9F%98%80', '/fr/%C3%A9', '/sandbox/../api', '/api/categories/%20',
+      '/api/posts?fallback=en&fallback=de', '/api/posts?lang=fr&lang=xx', '/.env', '/api/posts/the-slow-web?lang=ar&fallback=en&page=0',
+    ];
+    for (const path of targets) {
+      const r = await raw(path);
+      assert.ok(r.status < 500, `${path} -> ${r.status}`);
+    }
+    const headers: Record<string, string>[] = [
+      { accept: '*/*;q=abc, application/json;q=' }, { accept: 'application/json;q=0, text/html;q=0' }, { 'if-none-match': '"",,W/' },
+      { 'content-type': 'application/json' }, { 'accept-language': 'x'.repeat(4000) }, { authorization: 'Basic Zm9vOmJhcg==' },
+    ];
+    for (const h of headers) {
+      for (const path of ['/api/posts', '/the-slow-web', '/fr/the-slow-web']) {
+        const r = await get(site.url, path, { headers: h });
+        assert.ok(r.status < 500, `${path} with ${JSON.stringify(h).slice(0, 60)} -> ${r.status}`);
+      }
+    }
+    for (const body of ['{', 'null', '[]', '\u0000', 'x'.repeat(60_000)]) {
+      const r = await get(site.url, '/api/posts', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      assert.ok(r.status < 500, `POST body ${body.slice(0, 10)} -> ${r.status}`);
+    }
+    assert.equal((await get(site.url, '/api/posts')).status, 200);
+    assert.doesNotMatch(site.output(), /error on/, 'no handler threw');
   });
 });

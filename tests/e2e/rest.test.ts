@@ -1,16 +1,10 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { get, startServer, type RunningServer } from '../helpers/server.ts';
+import { get, useServer } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { LANGUAGE_CODES } from '../../src/core/languages.ts';
 
-let server: RunningServer;
-let base: string;
-before(async () => {
-  server = await startServer();
-  base = server.url;
-});
-after(() => server.stop());
+const site = useServer();
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const ABSOLUTE = /^https?:\/\/[^/]+\//;
@@ -54,7 +48,7 @@ function assertMeta(meta: Record<string, unknown>, lang: string) {
 describe('posts list', () => {
   test('default page: newest first, 10 per page, truthful pagination, attribution and meta', async () => {
     const c = await corpus('content');
-    const r = await get(base, '/api/posts');
+    const r = await get(site.url, '/api/posts');
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type')!, /^application\/json/);
     assert.equal(typeof r.json.attribution, 'string');
@@ -68,7 +62,7 @@ describe('posts list', () => {
 
   test('translations_available lists exactly the languages a post is available in', async () => {
     const c = await corpus('content');
-    const r = await get(base, '/api/posts?per_page=100');
+    const r = await get(site.url, '/api/posts?per_page=100');
     for (const item of r.json.data) {
       const expected = LANGUAGE_CODES.filter((l) => l !== 'en' && c.stateOf(item.slug, l) === 'available');
       assert.deepEqual(item.translations_available, expected, item.slug);
@@ -77,11 +71,11 @@ describe('posts list', () => {
 
   test('paging: second page, per_page=100, and a page past the end', async () => {
     const c = await corpus('content');
-    const p2 = await get(base, '/api/posts?page=2&per_page=5');
+    const p2 = await get(site.url, '/api/posts?page=2&per_page=5');
     assert.deepEqual(p2.json.data.map((p: { slug: string }) => p.slug), c.byDate.slice(5, 10).map((p) => p.slug));
-    const all = await get(base, '/api/posts?per_page=100');
+    const all = await get(site.url, '/api/posts?per_page=100');
     assert.equal(all.json.data.length, c.posts.length);
-    const past = await get(base, '/api/posts?page=99');
+    const past = await get(site.url, '/api/posts?page=99');
     assert.equal(past.status, 200);
     assert.deepEqual(past.json.data, []);
     assert.deepEqual(past.json.pagination, { page: 99, per_page: 10, total: c.posts.length, total_pages: Math.ceil(c.posts.length / 10) });
@@ -91,7 +85,7 @@ describe('posts list', () => {
     for (const [q, name] of [['page=0', 'page'], ['page=01', 'page'], ['page=1e2', 'page'], ['page=%2B1', 'page'], ['page=', 'page'], ['page=-1', 'page'], ['page=1.5', 'page'],
       ['per_page=0', 'per_page'], ['per_page=101', 'per_page'], ['per_page=abc', 'per_page']]) {
       for (const path of ['/api/posts', '/mcp/v1/posts', '/api/categories/technology', '/api/tags/web']) {
-        const r = await get(base, `${path}?${q}`);
+        const r = await get(site.url, `${path}?${q}`);
         assert.equal(r.status, 400, `${path}?${q}`);
         assert.match(r.json.error, new RegExp(`\\?${name}=`));
       }
@@ -100,18 +94,18 @@ describe('posts list', () => {
 
   test('unsupported lang is 400 with supported_languages; lang matches case-insensitively', async () => {
     for (const path of ['/api/posts', '/api/posts/the-slow-web', '/api/categories', '/api/tags', '/api/site', '/api/categories/technology', '/api/tags/web', '/mcp/v1/posts']) {
-      const r = await get(base, `${path}?lang=xx`);
+      const r = await get(site.url, `${path}?lang=xx`);
       assert.equal(r.status, 400, path);
       assert.equal(typeof r.json.error, 'string');
       assert.deepEqual(r.json.supported_languages, [...LANGUAGE_CODES]);
     }
-    const upper = await get(base, '/api/posts?lang=PT-BR');
+    const upper = await get(site.url, '/api/posts?lang=PT-BR');
     assert.equal(upper.status, 200);
     assert.equal(upper.json.meta.language, 'pt-br');
   });
 
   test('fallback accepts only en', async () => {
-    const r = await get(base, '/api/posts?lang=fr&fallback=fr');
+    const r = await get(site.url, '/api/posts?lang=fr&fallback=fr');
     assert.equal(r.status, 400);
     assert.match(r.json.error, /fallback/);
   });
@@ -119,7 +113,7 @@ describe('posts list', () => {
   test('a translated list holds only posts available in that language, with disclaimer', async () => {
     const c = await corpus('content');
     for (const lang of LANGUAGE_CODES.filter((l) => l !== 'en')) {
-      const r = await get(base, `/api/posts?lang=${lang}&per_page=100`);
+      const r = await get(site.url, `/api/posts?lang=${lang}&per_page=100`);
       const expected = c.byDate.filter((p) => c.stateOf(p.slug, lang) === 'available').map((p) => p.slug);
       assert.deepEqual(r.json.data.map((p: { slug: string }) => p.slug), expected, lang);
       assert.equal(r.json.pagination.total, expected.length);
@@ -138,7 +132,7 @@ describe('posts list', () => {
 
   test('fallback=en fills untranslated posts with English, marked as fallback', async () => {
     const c = await corpus('content');
-    const r = await get(base, '/api/posts?lang=de&fallback=en&per_page=100');
+    const r = await get(site.url, '/api/posts?lang=de&fallback=en&per_page=100');
     assert.equal(r.json.pagination.total, c.posts.length);
     for (const item of r.json.data) {
       assertSummary(item, 'de');
@@ -155,21 +149,21 @@ describe('posts list', () => {
 
   test('meta.available_languages names the languages with at least one available post', async () => {
     const c = await corpus('content');
-    const r = await get(base, '/api/posts');
+    const r = await get(site.url, '/api/posts');
     assert.deepEqual(r.json.meta.available_languages, LANGUAGE_CODES.filter((l) => c.availableIn(l).length > 0));
   });
 
   test('/mcp/v1/posts is the same answer as /api/posts', async () => {
     for (const q of ['', '?page=2&per_page=3', '?lang=ja']) {
-      const a = await get(base, `/api/posts${q}`);
-      const b = await get(base, `/mcp/v1/posts${q}`);
+      const a = await get(site.url, `/api/posts${q}`);
+      const b = await get(site.url, `/mcp/v1/posts${q}`);
       assert.equal(a.text, b.text, q);
     }
   });
 
   test('unknown parameters are ignored', async () => {
-    const a = await get(base, '/api/posts');
-    const b = await get(base, '/api/posts?utm_source=x&foo=bar');
+    const a = await get(site.url, '/api/posts');
+    const b = await get(site.url, '/api/posts?utm_source=x&foo=bar');
     assert.equal(a.text, b.text);
   });
 });
@@ -178,7 +172,7 @@ describe('post detail', () => {
   test('English detail: body, reading time, links, media, structure', async () => {
     const c = await corpus('content');
     for (const p of c.posts) {
-      const r = await get(base, `/api/posts/${p.slug}`);
+      const r = await get(site.url, `/api/posts/${p.slug}`);
       assert.equal(r.status, 200, p.slug);
       const d = r.json.data;
       assertSummary({ ...d, content_html: undefined }, 'en');
@@ -205,12 +199,12 @@ describe('post detail', () => {
   });
 
   test('images and video are reported with absolute URLs', async () => {
-    const r = await get(base, '/api/posts/tidal-energy');
+    const r = await get(site.url, '/api/posts/tidal-energy');
     const types = r.json.data.media.map((m: { type: string }) => m.type);
     assert.ok(types.includes('image') && types.includes('video'));
     assert.match(r.json.data.featured_image, /^\/media\/tidal-energy\/cover\.jpg$/);
     for (const m of r.json.data.media) {
-      const media = await fetch(m.src.replace(/^https?:\/\/[^/]+/, base));
+      const media = await fetch(m.src.replace(/^https?:\/\/[^/]+/, site.url));
       assert.equal(media.status, 200, m.src);
     }
   });
@@ -218,7 +212,7 @@ describe('post detail', () => {
   test('an available translation', async () => {
     const c = await corpus('content');
     const p = c.posts.find((x) => c.stateOf(x.slug, 'ja') === 'available')!;
-    const r = await get(base, `/api/posts/${p.slug}?lang=ja`);
+    const r = await get(site.url, `/api/posts/${p.slug}?lang=ja`);
     assert.equal(r.status, 200);
     const d = r.json.data;
     assert.equal(d.language, 'ja');
@@ -239,7 +233,7 @@ describe('post detail', () => {
     test(`a ${state} translation is 404 with the translation-unavailable body, and fallback=en serves English`, async () => {
       const c = await corpus('content');
       const { slug, lang } = c.find(state);
-      const r = await get(base, `/api/posts/${slug}?lang=${lang}`);
+      const r = await get(site.url, `/api/posts/${slug}?lang=${lang}`);
       assert.equal(r.status, 404);
       assert.equal(r.json.slug, slug);
       assert.equal(r.json.language, lang);
@@ -250,7 +244,7 @@ describe('post detail', () => {
       assert.equal(fallback.pathname, `/api/posts/${slug}`);
       assert.equal(fallback.searchParams.get('lang'), lang);
       assert.equal(fallback.searchParams.get('fallback'), 'en');
-      const f = await get(base, fallback.pathname + fallback.search);
+      const f = await get(site.url, fallback.pathname + fallback.search);
       assert.equal(f.status, 200);
       assert.equal(f.json.data.language, 'en');
       assert.equal(f.json.data.is_translation, false);
@@ -262,7 +256,7 @@ describe('post detail', () => {
 
   test('unknown post is 404 with an error message', async () => {
     for (const slug of ['no-such-post', 'UPPER', 'a--b']) {
-      const r = await get(base, `/api/posts/${slug}`);
+      const r = await get(site.url, `/api/posts/${slug}`);
       assert.equal(r.status, 404);
       assert.equal(typeof r.json.error, 'string');
     }
@@ -274,7 +268,7 @@ describe('taxonomies', () => {
     test(`${kind}: counts per language match the content`, async () => {
       const c = await corpus('content');
       for (const lang of ['en', 'fr', 'hi']) {
-        const r = await get(base, `/api/${kind}?lang=${lang}`);
+        const r = await get(site.url, `/api/${kind}?lang=${lang}`);
         assert.equal(r.status, 200);
         assert.equal(typeof r.json.attribution, 'string');
         const counts = new Map<string, number>();
@@ -289,16 +283,16 @@ describe('taxonomies', () => {
     });
 
     test(`${kind}/{slug}: a collection of that term's posts; unknown is 404`, async () => {
-      const list = await get(base, `/api/${kind}`);
+      const list = await get(site.url, `/api/${kind}`);
       const term = list.json.data[0];
-      const r = await get(base, `/api/${kind}/${term.slug}?per_page=100`);
+      const r = await get(site.url, `/api/${kind}/${term.slug}?per_page=100`);
       assert.equal(r.status, 200);
       assert.equal(r.json.pagination.total, term.count);
       for (const item of r.json.data) {
         assertSummary(item, 'en');
         assert.ok(item[kind].includes(term.name));
       }
-      const missing = await get(base, `/api/${kind}/no-such-term`);
+      const missing = await get(site.url, `/api/${kind}/no-such-term`);
       assert.equal(missing.status, 404);
       assert.equal(typeof missing.json.error, 'string');
     });
@@ -308,7 +302,7 @@ describe('taxonomies', () => {
 describe('site, languages, product, status, index', () => {
   test('/api/languages', async () => {
     const c = await corpus('content');
-    const r = await get(base, '/api/languages');
+    const r = await get(site.url, '/api/languages');
     assert.equal(r.status, 200);
     assert.equal(r.json.default_language, 'en');
     assert.equal(r.json.total_languages, 14);
@@ -325,25 +319,25 @@ describe('site, languages, product, status, index', () => {
 
   test('/api/site', async () => {
     const c = await corpus('content');
-    const r = await get(base, '/api/site');
+    const r = await get(site.url, '/api/site');
     for (const k of ['name', 'description', 'author', 'url', 'attribution']) assert.equal(typeof r.json[k], 'string', k);
     assert.equal(r.json.post_count, c.posts.length);
-    const fr = await get(base, '/api/site?lang=fr');
+    const fr = await get(site.url, '/api/site?lang=fr');
     assert.notEqual(fr.json.description, r.json.description, 'localized description');
     assert.equal(fr.json.post_count, c.posts.length);
   });
 
   test('/api/products/the-value-layer', async () => {
-    const r = await get(base, '/api/products/the-value-layer');
+    const r = await get(site.url, '/api/products/the-value-layer');
     assert.equal(r.status, 200);
     for (const k of ['attribution', 'title', 'description', 'format', 'currency', 'landing_url', 'download_url', 'api_url']) assert.equal(typeof r.json[k], 'string', k);
     assert.equal(typeof r.json.price_usd, 'number');
-    const download = await fetch(r.json.download_url.replace(/^https?:\/\/[^/]+/, base));
+    const download = await fetch(r.json.download_url.replace(/^https?:\/\/[^/]+/, site.url));
     assert.equal(download.status, 200);
   });
 
   test('/status', async () => {
-    const r = await get(base, '/status');
+    const r = await get(site.url, '/status');
     assert.equal(r.status, 200);
     assert.equal(r.json.status, 'ok');
     for (const k of ['service', 'timestamp', 'host', 'version']) assert.equal(typeof r.json[k], 'string', k);
@@ -351,12 +345,12 @@ describe('site, languages, product, status, index', () => {
   });
 
   test('/api: JSON index for programs, HTML for browsers', async () => {
-    const r = await get(base, '/api');
+    const r = await get(site.url, '/api');
     assert.equal(r.status, 200);
     assert.equal(typeof r.json.attribution, 'string');
     const paths = r.json.endpoints.map((e: { path: string }) => e.path);
     for (const p of ['/api/posts', '/api/posts/:slug', '/api/languages', '/api/site', '/api/categories', '/api/tags', '/mcp/v1/posts', '/status']) assert.ok(paths.includes(p), p);
-    const html = await get(base, '/api', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const html = await get(site.url, '/api', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     assert.match(html.headers.get('content-type')!, /^text\/html/);
     assert.match(html.text, /<table>/);
   });
@@ -365,7 +359,7 @@ describe('site, languages, product, status, index', () => {
 describe('sandbox', () => {
   test('mirrors the REST surface over its own fixture corpus', async () => {
     const c = await corpus('sandbox');
-    const r = await get(base, '/sandbox/api/posts');
+    const r = await get(site.url, '/sandbox/api/posts');
     assert.equal(r.status, 200);
     assert.equal(r.json.pagination.total, c.posts.length);
     assert.deepEqual(r.json.data.map((p: { slug: string }) => p.slug), c.byDate.map((p) => p.slug));
@@ -374,18 +368,18 @@ describe('sandbox', () => {
       assert.match(item.url, /\/sandbox\//);
     }
     const stale = c.find('stale');
-    const s = await get(base, `/sandbox/api/posts/${stale.slug}?lang=${stale.lang}`);
+    const s = await get(site.url, `/sandbox/api/posts/${stale.slug}?lang=${stale.lang}`);
     assert.equal(s.status, 404);
     assert.equal(s.json.status, 'stale');
     assert.match(s.json.fallback_url, /\/sandbox\/api\/posts\//);
     const missing = c.find('missing');
-    assert.equal((await get(base, `/sandbox/api/posts/${missing.slug}?lang=${missing.lang}`)).json.status, 'missing');
-    const media = await get(base, '/sandbox/api/posts/media-sample');
+    assert.equal((await get(site.url, `/sandbox/api/posts/${missing.slug}?lang=${missing.lang}`)).json.status, 'missing');
+    const media = await get(site.url, '/sandbox/api/posts/media-sample');
     assert.deepEqual(new Set(media.json.data.media.map((m: { type: string }) => m.type)), new Set(['image', 'video']));
     assert.ok(media.json.data.links.length >= 2);
     for (const path of ['/sandbox/api/languages', '/sandbox/api/site', '/sandbox/api/categories', '/sandbox/api/tags', '/sandbox/api/products/the-value-layer', '/sandbox/mcp/v1/posts', '/sandbox/status', '/sandbox/api']) {
-      assert.equal((await get(base, path)).status, 200, path);
+      assert.equal((await get(site.url, path)).status, 200, path);
     }
-    assert.equal((await get(base, '/sandbox/api/site')).json.post_count, c.posts.length);
+    assert.equal((await get(site.url, '/sandbox/api/site')).json.post_count, c.posts.length);
   });
 });

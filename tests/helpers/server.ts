@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { after, before } from 'node:test';
 
 /** The built site served by the real server, on a random loopback port. */
 export interface RunningServer {
@@ -57,4 +58,19 @@ export async function get(base: string, path: string, init: RequestInit = {}): P
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Starts one server for the enclosing test file (or suite) and stops it afterwards. */
+export function useServer(env: Record<string, string> = {}) {
+  let running: RunningServer | undefined;
+  before(async () => {
+    running = await startServer(env);
+  });
+  after(() => running?.stop());
+  return {
+    get url() {
+      return running!.url;
+    },
+    output: () => running!.output(),
+  };
 }

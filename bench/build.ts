@@ -1,0 +1,74 @@
+// `npm run bench:build -- [N]`: Folio's full build and one-edit rebuild of N synthetic essays x 14
+// languages, against Hugo building the same corpus in the same run (when `hugo` is installed).
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFile, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { slugOf, writeCorpus, writeHugoSite } from './synthetic-corpus.ts';
+
+const count = Number(process.argv[2] ?? 1000);
+if (!Number.isInteger(count) || count < 1) throw new Error('usage: npm run bench:build -- <essays>');
+const WORK = 'bench/.corpus';
+
+interface Run {
+  seconds: number;
+  peakMb: number;
+}
+
+/** Runs a command and samples the peak resident memory (VmHWM) of the process tree's root. */
+function measure(cmd: string, args: string[], env: Record<string, string>, cwd = '.'): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    let hwm = 0;
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const sample = setInterval(async () => {
+      try {
+        const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+        hwm = Math.max(hwm, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+      } catch {
+        // exited between samples
+      }
+    }, 50);
+    child.on('exit', (code) => {
+      clearInterval(sample);
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}\n${out}`));
+      const reported = Number(/peak rss (\d+) MB/.exec(out)?.[1] ?? 0);
+      resolve({ seconds: (performance.now() - started) / 1000, peakMb: Math.round(Math.max(hwm, reported)) });
+    });
+  });
+}
+
+const folioEnv = (content: string) => ({ FOLIO_CONTENT: content, FOLIO_OUT: `${WORK}/dist`, FOLIO_CACHE: `${WORK}/cache` });
+const node = process.execPath;
+
+async function folioFull(n: number): Promise<Run> {
+  const content = `${WORK}/content-${n}`;
+  await writeCorpus(content, n, 'content/posts/tidal-energy/figure-1.jpg');
+  await rm(`${WORK}/cache`, { recursive: true, force: true });
+  return measure(node, ['scripts/build.ts'], folioEnv(content));
+}
+
+const row = (label: string, r: Run, entries: number) =>
+  `${label.padEnd(34)} ${r.seconds.toFixed(1).padStart(7)} s ${String(r.peakMb).padStart(7)} MB ${((r.seconds * 1000) / entries).toFixed(2).padStart(8)} ms/entry`;
+
+console.log(`Synthetic corpus: ${count} essays x 14 languages = ${count * 14} entries (2 cores)`);
+const small = Math.max(1, Math.floor(count / 4));
+const quarter = await folioFull(small);
+console.log(row(`folio full build, ${small} x 14`, quarter, small * 14));
+const full = await folioFull(count);
+console.log(row(`folio full build, ${count} x 14`, full, count * 14));
+await appendFile(join(`${WORK}/content-${count}`, 'posts', slugOf(0), 'en.md'), '\nOne more sentence, edited.\n');
+const rebuild = await measure(node, ['scripts/build.ts'], folioEnv(`${WORK}/content-${count}`));
+console.log(row(`folio rebuild after 1 edit`, rebuild, count * 14));
+console.log(`growth: ${(full.seconds / count / (quarter.seconds / small)).toFixed(2)}x time per entry from ${small} to ${count} essays (1.00 = linear)`);
+
+if (spawnSync('hugo', ['version']).status === 0) {
+  await writeHugoSite(`${WORK}/hugo`, count);
+  const hugo = await measure('hugo', ['--quiet', '--destination', 'public'], {}, `${WORK}/hugo`);
+  console.log(row(`hugo full build, ${count} x 14`, hugo, count * 14));
+  console.log(`ratio folio/hugo: ${(full.seconds / hugo.seconds).toFixed(2)}x time, ${(full.peakMb / hugo.peakMb).toFixed(2)}x peak memory`);
+} else {
+  console.log('hugo not installed (apt-get install -y hugo): no baseline this run');
+}
+await rm(`${WORK}/dist`, { recursive: true, force: true });

@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAll, stamp, status } from '../../src/build/translation-status.ts';
+
+test('status and stamp: unstamped -> available -> stale after an English edit -> available again', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'folio-tr-'));
+  try {
+    await mkdir(join(dir, 'posts/p'), { recursive: true });
+    await writeFile(join(dir, 'posts/p/en.md'), '---\ntitle: "Hello"\ndate: 2026-01-01\n---\n\nBody.\n');
+    await writeFile(join(dir, 'posts/p/fr.md'), '---\ntitle: "Bonjour"\n---\n\nCorps.\n');
+    const state = async () => status((await loadAll(dir))[0]!).states;
+    assert.equal((await state()).fr, 'unstamped');
+    assert.equal((await state()).de, 'missing');
+    await stamp((await loadAll(dir))[0]!, 'fr');
+    assert.equal((await state()).fr, 'available');
+    assert.match(await readFile(join(dir, 'posts/p/fr.md'), 'utf8'), /^---\ntitle: "Bonjour"\nsource_hash: "sha256:[0-9a-f]{64}"\n---\n\nCorps\.\n$/);
+    await appendFile(join(dir, 'posts/p/en.md'), '\nMore.\n');
+    assert.equal((await state()).fr, 'stale');
+    await stamp((await loadAll(dir))[0]!, 'fr');
+    assert.equal((await state()).fr, 'available');
+    assert.equal((await readFile(join(dir, 'posts/p/fr.md'), 'utf8')).match(/source_hash/g)!.length, 1, 're-stamping replaces the hash');
+    await assert.rejects(stamp((await loadAll(dir))[0]!, 'de'), /no de translation/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
