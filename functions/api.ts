@@ -24,7 +24,14 @@ export const apiRoutes: Route[] = [
     summary: 'Service health',
     handler: (ctx) =>
       json(
-        { status: 'ok', service: 'folio', timestamp: new Date().toISOString(), host: ctx.host.hostname, version: ctx.host.version },
+        {
+          status: 'ok',
+          service: 'folio',
+          timestamp: new Date().toISOString(),
+          host: ctx.host.hostname,
+          version: ctx.host.version,
+          active_streams: ctx.host.streams.active,
+        },
         200,
         { 'cache-control': 'no-store' },
       ),

@@ -1,4 +1,5 @@
 import type { Core } from '../src/core/index.ts';
+import type { StreamCounter } from './sse.ts';
 
 /** What a function sees: the content root it serves, and the host's capabilities. */
 export interface Root {
@@ -6,6 +7,8 @@ export interface Root {
   /** '' or '/sandbox' */
   base: string;
   core: Core;
+  /** Key for event signatures (the sandbox's is published). */
+  signingSecret: string;
 }
 
 /** The host's static files (Cloudflare's ASSETS binding, a local folder...). */
@@ -18,6 +21,8 @@ export interface Host {
   assets: Assets;
   hostname: string;
   version: string;
+  /** Open event streams, so a disconnect can be seen to free the server. */
+  streams: StreamCounter;
 }
 
 export interface RequestContext {

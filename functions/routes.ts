@@ -1,6 +1,8 @@
 import type { Handler, Host, RequestContext, Root } from './context.ts';
 import { apiIndexRoute, apiRoutes } from './api.ts';
 import { negotiatePost } from './negotiate-post.ts';
+import { searchRoutes } from './search.ts';
+import { askRoutes } from './ask.ts';
 import { json, notFoundJson, redirect } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 
@@ -28,6 +30,8 @@ const routes: Route[] = [];
 routes.push(
   apiIndexRoute(() => routes.filter((r) => !r.hidden)),
   ...apiRoutes,
+  ...searchRoutes,
+  ...askRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
@@ -91,7 +95,7 @@ export function createFunctions(host: Host) {
     }
     if (allowed.size > 0) {
       const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      return isApiPath(path) || path === '/status'
+      return isApiPath(path) || path === '/status' || path === '/ask'
         ? json({ error: `Method ${request.method} not allowed; use ${allow}.` }, 405, { allow })
         : new Response(`Method ${request.method} not allowed\n`, { status: 405, headers: { allow, 'content-type': 'text/plain; charset=utf-8' } });
     }

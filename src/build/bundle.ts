@@ -12,9 +12,10 @@ import { loadPost, listPostSlugs, type PostSource, type SourceFile } from './loa
 import { loadSite } from './load/site.ts';
 import { slugify } from './slugify.ts';
 import { FileError } from './file-error.ts';
+import { writeSearchIndexes } from './search-indexes.ts';
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '1';
+const RENDER_VERSION = '2';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -73,7 +74,8 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
 
     for (const file of [english, ...source.translations]) {
       const rendered = await renderFile(file);
-      rendered.localImages.forEach((n) => imageNames.add(n));
+      rendered.localImages.forEach((img) => imageNames.add(img.name));
+      const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
       const body: EntryBody = {
         content_html: rendered.html,
         content_markdown: rendered.markdown,
@@ -86,7 +88,7 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
       postTexts.set(file.lang, rendered.text);
       entries++;
       if (file === english) {
-        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available' };
+        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
       } else {
         const t = source.translations.find((x) => x === file)!;
         if (!t.source_hash) {
@@ -100,6 +102,7 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
           automated: t.automated,
           verified: t.verified,
           state: t.source_hash === englishHash ? 'available' : 'stale',
+          alts,
         };
       }
     }
@@ -132,5 +135,6 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: site.settings, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
+  await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'));
   return { catalog, texts, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses } };
 }

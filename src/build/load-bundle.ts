@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core/index.ts';
 import type { BodyStore, Catalog, EntryBody } from '../core/types.ts';
+import { loadSearchSource } from '../search/load-source.ts';
 
 /** Reads a bundle folder into a core; bodies load on demand and stay cached. */
 export function fileBodyStore(dir: string, limit = 2000): BodyStore {
@@ -25,5 +26,5 @@ export function fileBodyStore(dir: string, limit = 2000): BodyStore {
 
 export async function loadCore(dir: string): Promise<Core> {
   const catalog = JSON.parse(await readFile(join(dir, 'catalog.json'), 'utf8')) as Catalog;
-  return createCore(catalog, fileBodyStore(dir));
+  return createCore(catalog, fileBodyStore(dir), await loadSearchSource(join(dir, 'search')));
 }

@@ -3,13 +3,15 @@ import { getPost, listPosts } from './posts.ts';
 import { languages, product, siteInfo } from './site.ts';
 import { listTerms, termPosts } from './taxonomies.ts';
 import type { Params } from './params.ts';
-import type { BodyStore, Catalog } from './types.ts';
+import type { BodyStore, Catalog, SearchSource } from './types.ts';
+import { runSearch } from './search.ts';
+import { ask, type AskInput } from './ask.ts';
 
 /**
  * The one core: every surface (static emitter, REST, negotiation, pages, and later batch,
  * GraphQL, MCP) answers through these functions. No I/O of its own: bodies come from the store.
  */
-export function createCore(catalog: Catalog, bodies: BodyStore) {
+export function createCore(catalog: Catalog, bodies: BodyStore, search: SearchSource) {
   const index: CatalogIndex = indexCatalog(catalog);
   return {
     index,
@@ -22,6 +24,8 @@ export function createCore(catalog: Catalog, bodies: BodyStore) {
       list: (kind: TaxonomyKind, params: Params) => listTerms(index, kind, params),
       posts: (kind: TaxonomyKind, slug: string, params: Params) => termPosts(index, kind, slug, params),
     },
+    search: (params: Params) => runSearch(index, search, params),
+    ask: (input: AskInput) => ask(index, search, input),
     site: (params: Params) => siteInfo(index, params),
     languages: () => languages(index),
     product: () => product(index),

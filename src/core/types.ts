@@ -33,6 +33,8 @@ export interface EntryMeta {
   automated?: boolean;
   verified?: boolean;
   state: Exclude<TranslationState, 'missing'>;
+  /** Alt text of the entry's inline images, by site path. */
+  alts?: Record<string, string>;
 }
 
 export interface Term {
@@ -93,4 +95,12 @@ export interface EntryBody {
 
 export interface BodyStore {
   get(slug: string, lang: string): Promise<EntryBody | undefined>;
+}
+
+/** The prebuilt search indexes, as the core sees them. */
+export interface SearchSource {
+  /** Slugs of the posts matching every word of `text` in `lang`, most relevant first. */
+  match(lang: string, text: string): string[];
+  /** Plain text of a post's body in a language. */
+  text(lang: string, slug: string): string | undefined;
 }

@@ -7,6 +7,8 @@ export interface ServerConfig {
   trustProxy: boolean;
   bodyLimit: number;
   distRoot: string;
+  /** Key for event signatures; a random one per start when unset. */
+  signingSecret: string | undefined;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -26,5 +28,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     bodyLimit: int(env, 'BODY_LIMIT', 64 * 1024, 1),
     distRoot: env.FOLIO_DIST_ROOT ?? process.cwd(),
+    signingSecret: env.EVENT_SIGNING_SECRET || undefined,
   };
 }

@@ -1,5 +1,6 @@
 // `npm run serve`: the built site, its API and functions on PORT (default 4321).
 import { createServer } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,11 +15,18 @@ import pkg from '../../package.json' with { type: 'json' };
 
 const config = readConfig();
 process.env.FOLIO_DIST_ROOT = config.distRoot;
+if (!config.signingSecret) console.warn('EVENT_SIGNING_SECRET is not set: stream events are signed with a random key that changes at every start.');
+const siteSecret = config.signingSecret ?? randomBytes(32).toString('base64url');
 const roots = await Promise.all(
-  ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(join(config.distRoot, DIST.bundle(r.name))) })),
+  ROOTS.map(async (r) => ({
+    name: r.name,
+    base: r.base,
+    core: await loadCore(join(config.distRoot, DIST.bundle(r.name))),
+    signingSecret: r.publishedSigningKey ?? siteSecret,
+  })),
 );
 const files = staticFiles(join(config.distRoot, DIST.client));
-const host: Host = { roots, assets: files.assets, hostname: hostname(), version: pkg.version };
+const host: Host = { roots, assets: files.assets, hostname: hostname(), version: pkg.version, streams: { active: 0 } };
 const astro = (await import(pathToFileURL(join(config.distRoot, DIST.server, 'entry.mjs')).href)) as { handler: Parameters<typeof createFrontServer>[0]['pages'] };
 const handle = createFrontServer({
   config,

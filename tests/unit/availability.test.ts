@@ -22,7 +22,7 @@ function core(serveStale: boolean) {
       post('a-english', '2026-01-01T00:00:00Z', { en }),
     ],
   };
-  return createCore(catalog, { get: async () => body });
+  return createCore(catalog, { get: async () => body }, { match: () => [], text: () => undefined });
 }
 
 const q = (s: string) => new URLSearchParams(s);

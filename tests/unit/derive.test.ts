@@ -45,7 +45,7 @@ test('render: links deduplicated in order, media absolute, sections, local files
   assert.deepEqual(r.sections, [{ level: 2, text: 'Two' }, { level: 3, text: 'Three a again' }, { level: 4, text: 'Four' }]);
   assert.ok(r.html.includes('src="/media/p/pic.png"') && r.html.includes('id="two"'));
   assert.ok(r.markdown.includes('](/media/p/pic.png)') && r.markdown.includes('src="/media/p/clip.mp4"'));
-  assert.deepEqual(r.localImages, ['pic.png']);
+  assert.deepEqual(r.localImages, [{ name: 'pic.png', alt: 'alt' }]);
 });
 
 test('render: an HTML post is converted to Markdown', () => {

@@ -21,8 +21,8 @@ export interface Rendered {
   links: string[];
   media: MediaItem[];
   sections: Section[];
-  /** Post-folder files the body uses, by name (for measuring images). */
-  localImages: string[];
+  /** Post-folder images the body uses, by file name, with their alt text. */
+  localImages: { name: string; alt: string }[];
 }
 
 export interface RenderContext {
@@ -52,7 +52,7 @@ function transform(tree: Root, ctx: RenderContext) {
   const links: string[] = [];
   const media: MediaItem[] = [];
   const sections: Section[] = [];
-  const localImages: string[] = [];
+  const localImages: { name: string; alt: string }[] = [];
   const slugger = new GithubSlugger();
   const local = (value: unknown) => (typeof value === 'string' && ctx.assets.includes(value) ? value : undefined);
   visit(tree, 'element', (el: Element) => {
@@ -84,13 +84,13 @@ function transform(tree: Root, ctx: RenderContext) {
       if (!src) return;
       if (el.tagName === 'img') {
         el.properties.loading ??= 'lazy';
-        if (src.startsWith(ctx.mediaPath)) localImages.push(src.slice(ctx.mediaPath.length));
+        if (src.startsWith(ctx.mediaPath)) localImages.push({ name: src.slice(ctx.mediaPath.length), alt: String(el.properties.alt ?? '') });
       }
       if (isExternal(src) && el.tagName === 'iframe') links.push(src);
       media.push({ type: el.tagName === 'img' ? 'image' : 'video', src: isExternal(src) ? src : ctx.siteUrl + src });
     }
   });
-  return { links: [...new Set(links)], media, sections, localImages: [...new Set(localImages)] };
+  return { links: [...new Set(links)], media, sections, localImages };
 }
 
 /** Markdown source with the post's own file references made site-absolute, so the .md twin resolves. */

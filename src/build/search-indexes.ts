@@ -1,0 +1,30 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { availableLanguages } from '../core/availability.ts';
+import { LANGUAGE_CODES } from '../core/languages.ts';
+import type { Catalog } from '../core/types.ts';
+import { createIndex, exportIndex } from '../search/search-index.ts';
+
+/**
+ * One exported FlexSearch index per language over the posts available in it (by the site's
+ * stale policy), plus each entry's plain text for snippets.
+ */
+export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Map<string, string>>, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const policy = { serveStale: catalog.site.serve_stale };
+  for (const lang of LANGUAGE_CODES) {
+    const index = createIndex(lang);
+    const bodies: Record<string, string> = {};
+    for (const post of catalog.posts) {
+      if (!availableLanguages(post, policy).includes(lang)) continue;
+      const entry = post.entries[lang]!;
+      const body = texts.get(post.slug)?.get(lang) ?? '';
+      const terms = [...post.categories, ...post.tags].map((t) => t.name).join(' ');
+      const head = [entry.title, entry.summary ?? '', terms].join(' \n ');
+      index.add({ id: post.slug, head, all: `${head} \n ${body}` });
+      bodies[post.slug] = body;
+    }
+    await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(await exportIndex(index)));
+    await writeFile(join(dir, `${lang}.texts.json`), JSON.stringify(bodies));
+  }
+}

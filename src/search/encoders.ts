@@ -1,0 +1,56 @@
+import { language } from '../core/languages.ts';
+
+/**
+ * Script-aware text folding and tokenising, one place for index, query and snippets
+ * (DESIGN.md, "Search per script"). The same function folds a document and a query, so
+ * case, accents and script variants match both ways.
+ */
+const SEGMENTED = new Set(['zh', 'ja']);
+const ARABIC_MARKS = /[\u064B-\u0652\u0670\u0640]/g;
+const LATIN_FOLDED = new Set(['en', 'es', 'fr', 'de', 'pt-br', 'id', 'vi', 'tr']);
+
+/** Word characters: letters, combining marks (Devanagari vowel signs) and digits. */
+export const SPLIT = /[^\p{L}\p{M}\p{N}]+/u;
+
+export function fold(lang: string, text: string): string {
+  let s = text.normalize('NFC');
+  if (lang === 'tr') s = s.replace(/İ/g, 'i').replace(/I/g, 'ı');
+  s = s.toLocaleLowerCase(language(lang).locale);
+  if (LATIN_FOLDED.has(lang) || lang === 'ru') {
+    s = s.replace(/ı/g, 'i').replace(/ß/g, 'ss').replace(/đ/g, 'd').replace(/ё/g, 'е');
+    s = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC');
+  } else if (lang === 'ar') {
+    s = s.replace(ARABIC_MARKS, '').replace(/[أإآٱ]/g, 'ا').replace(/ى/g, 'ي').replace(/ة/g, 'ه');
+  }
+  // Latin words quoted inside other scripts fold the same way as in Latin languages.
+  return s.replace(/[\u00C0-\u024F]/g, (c) => c.normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+/** Chinese and Japanese have no spaces: segment into words with Intl.Segmenter. */
+export function segment(lang: string, text: string): string {
+  if (!SEGMENTED.has(lang)) return text;
+  let seg = segmenters.get(lang);
+  if (!seg) segmenters.set(lang, (seg = new Intl.Segmenter(language(lang).locale, { granularity: 'word' })));
+  const words: string[] = [];
+  for (const part of seg.segment(text)) if (part.isWordLike) words.push(part.segment);
+  return words.join(' ');
+}
+
+export function tokens(lang: string, text: string): string[] {
+  return segment(lang, fold(lang, text)).split(SPLIT).filter(Boolean);
+}
+
+/** FlexSearch encoder options for a language; functions are not serialised, so build and runtime both call this. */
+export function encoderOptions(lang: string) {
+  return {
+    normalize: (s: string) => fold(lang, s),
+    prepare: (s: string) => segment(lang, s),
+    split: SPLIT,
+    dedupe: false,
+    numeric: false,
+    minlength: 1,
+    cache: true,
+  };
+}

@@ -1,0 +1,27 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LANGUAGE_CODES } from '../core/languages.ts';
+import type { SearchSource } from '../core/types.ts';
+import { importIndex, query, type LanguageIndex } from './search-index.ts';
+
+/** Imports every language's prebuilt index (no re-indexing at start-up) and its snippet texts. */
+export async function loadSearchSource(dir: string): Promise<SearchSource & { importMs: number }> {
+  const started = performance.now();
+  const indexes = new Map<string, LanguageIndex>();
+  const texts = new Map<string, Record<string, string>>();
+  await Promise.all(
+    LANGUAGE_CODES.map(async (lang) => {
+      const [index, text] = await Promise.all([
+        readFile(join(dir, `${lang}.index.json`), 'utf8'),
+        readFile(join(dir, `${lang}.texts.json`), 'utf8'),
+      ]);
+      indexes.set(lang, importIndex(lang, JSON.parse(index) as Record<string, string>));
+      texts.set(lang, JSON.parse(text) as Record<string, string>);
+    }),
+  );
+  return {
+    importMs: performance.now() - started,
+    match: (lang, text) => query(indexes.get(lang)!, text),
+    text: (lang, slug) => texts.get(lang)?.[slug],
+  };
+}
