@@ -28,6 +28,11 @@ export interface Messages {
   updated: string;
   translated: string;
   latest: string;
+  search: string;
+  searchLabel: string;
+  noResults: string;
+  resultCount: string;
+  searching: string;
 }
 
 const en: Messages = {
@@ -56,6 +61,11 @@ const en: Messages = {
   updated: 'Updated',
   translated: 'Automated translation',
   latest: 'Latest essays',
+  search: 'Search',
+  searchLabel: 'Search the essays',
+  noResults: 'No essays match “{q}”.',
+  resultCount: '{n} results for “{q}”',
+  searching: 'Searching…',
 };
 
 export const MESSAGES: Record<string, Messages> = {
@@ -86,6 +96,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Actualizado',
     translated: 'Traducción automática',
     latest: 'Ensayos recientes',
+    search: 'Buscar',
+    searchLabel: 'Buscar en los ensayos',
+    noResults: 'Ningún ensayo coincide con «{q}».',
+    resultCount: '{n} resultados para «{q}»',
+    searching: 'Buscando…',
   },
   zh: {
     disclaimer: '本内容由英文自动翻译，可能存在错误。英文原文为准。',
@@ -113,6 +128,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: '更新于',
     translated: '自动翻译',
     latest: '最新文章',
+    search: '搜索',
+    searchLabel: '搜索文章',
+    noResults: '没有与“{q}”匹配的文章。',
+    resultCount: '“{q}”的搜索结果：{n} 条',
+    searching: '正在搜索…',
   },
   ar: {
     disclaimer: 'تُرجم هذا المحتوى آليًا من الإنجليزية وقد يحتوي على أخطاء. النص الإنجليزي الأصلي هو المرجع.',
@@ -140,6 +160,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'حُدّث',
     translated: 'ترجمة آلية',
     latest: 'أحدث المقالات',
+    search: 'بحث',
+    searchLabel: 'ابحث في المقالات',
+    noResults: 'لا توجد مقالات تطابق «{q}».',
+    resultCount: '{n} نتيجة لـ «{q}»',
+    searching: 'جارٍ البحث…',
   },
   'pt-br': {
     disclaimer: 'Este conteúdo foi traduzido automaticamente do inglês e pode conter erros. O original em inglês é a fonte de referência.',
@@ -167,6 +192,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Atualizado',
     translated: 'Tradução automática',
     latest: 'Ensaios recentes',
+    search: 'Buscar',
+    searchLabel: 'Buscar nos ensaios',
+    noResults: 'Nenhum ensaio corresponde a “{q}”.',
+    resultCount: '{n} resultados para “{q}”',
+    searching: 'Buscando…',
   },
   fr: {
     disclaimer: 'Ce contenu a été traduit automatiquement de l’anglais et peut contenir des erreurs. L’original anglais fait foi.',
@@ -194,6 +224,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Mis à jour le',
     translated: 'Traduction automatique',
     latest: 'Derniers essais',
+    search: 'Rechercher',
+    searchLabel: 'Rechercher dans les essais',
+    noResults: 'Aucun essai ne correspond à « {q} ».',
+    resultCount: '{n} résultats pour « {q} »',
+    searching: 'Recherche…',
   },
   ja: {
     disclaimer: 'このコンテンツは英語から自動翻訳されたもので、誤りを含む可能性があります。英語の原文が正本です。',
@@ -221,6 +256,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: '更新',
     translated: '自動翻訳',
     latest: '最新のエッセイ',
+    search: '検索',
+    searchLabel: 'エッセイを検索',
+    noResults: '「{q}」に一致するエッセイはありません。',
+    resultCount: '「{q}」の検索結果 {n} 件',
+    searching: '検索中…',
   },
   de: {
     disclaimer: 'Dieser Inhalt wurde automatisch aus dem Englischen übersetzt und kann Fehler enthalten. Maßgeblich ist das englische Original.',
@@ -248,6 +288,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Aktualisiert',
     translated: 'Automatische Übersetzung',
     latest: 'Neueste Essays',
+    search: 'Suche',
+    searchLabel: 'Essays durchsuchen',
+    noResults: 'Kein Essay passt zu „{q}“.',
+    resultCount: '{n} Ergebnisse für „{q}“',
+    searching: 'Suche läuft…',
   },
   ru: {
     disclaimer: 'Этот текст переведён с английского автоматически и может содержать ошибки. Основным является английский оригинал.',
@@ -275,6 +320,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Обновлено',
     translated: 'Автоматический перевод',
     latest: 'Новые эссе',
+    search: 'Поиск',
+    searchLabel: 'Искать в эссе',
+    noResults: 'Нет эссе по запросу «{q}».',
+    resultCount: 'Результатов по запросу «{q}»: {n}',
+    searching: 'Идёт поиск…',
   },
   id: {
     disclaimer: 'Konten ini diterjemahkan secara otomatis dari bahasa Inggris dan mungkin mengandung kesalahan. Naskah asli berbahasa Inggris adalah acuannya.',
@@ -302,6 +352,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Diperbarui',
     translated: 'Terjemahan otomatis',
     latest: 'Esai terbaru',
+    search: 'Cari',
+    searchLabel: 'Cari di esai',
+    noResults: 'Tidak ada esai yang cocok dengan “{q}”.',
+    resultCount: '{n} hasil untuk “{q}”',
+    searching: 'Mencari…',
   },
   hi: {
     disclaimer: 'यह सामग्री अंग्रेज़ी से स्वचालित रूप से अनूदित है और इसमें त्रुटियाँ हो सकती हैं। अंग्रेज़ी मूल ही प्रामाणिक स्रोत है।',
@@ -329,6 +384,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'अद्यतन',
     translated: 'स्वचालित अनुवाद',
     latest: 'नवीनतम निबंध',
+    search: 'खोज',
+    searchLabel: 'निबंधों में खोजें',
+    noResults: '“{q}” से मेल खाता कोई निबंध नहीं।',
+    resultCount: '“{q}” के लिए {n} परिणाम',
+    searching: 'खोज जारी है…',
   },
   ko: {
     disclaimer: '이 콘텐츠는 영어에서 자동 번역되었으며 오류가 있을 수 있습니다. 영어 원문이 기준입니다.',
@@ -356,6 +416,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: '수정',
     translated: '자동 번역',
     latest: '최신 에세이',
+    search: '검색',
+    searchLabel: '에세이 검색',
+    noResults: '“{q}”와 일치하는 에세이가 없습니다.',
+    resultCount: '“{q}” 검색 결과 {n}건',
+    searching: '검색 중…',
   },
   tr: {
     disclaimer: 'Bu içerik İngilizceden otomatik olarak çevrilmiştir ve hatalar içerebilir. Esas olan İngilizce asıl metindir.',
@@ -383,6 +448,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Güncellendi',
     translated: 'Otomatik çeviri',
     latest: 'Son denemeler',
+    search: 'Ara',
+    searchLabel: 'Denemelerde ara',
+    noResults: '“{q}” ile eşleşen deneme yok.',
+    resultCount: '“{q}” için {n} sonuç',
+    searching: 'Aranıyor…',
   },
   vi: {
     disclaimer: 'Nội dung này được dịch tự động từ tiếng Anh và có thể có lỗi. Bản gốc tiếng Anh là nguồn chuẩn.',
@@ -410,6 +480,11 @@ export const MESSAGES: Record<string, Messages> = {
     updated: 'Cập nhật',
     translated: 'Bản dịch tự động',
     latest: 'Bài luận mới nhất',
+    search: 'Tìm kiếm',
+    searchLabel: 'Tìm trong các bài luận',
+    noResults: 'Không có bài luận nào khớp với “{q}”.',
+    resultCount: '{n} kết quả cho “{q}”',
+    searching: 'Đang tìm…',
   },
 };
 

@@ -14,9 +14,12 @@ export type SearchDoc = {
 
 export const INDEX_LIMIT = 10_000;
 
+/** Chinese and Japanese words found by the segmenter differ in and out of context, so every substring is indexed. */
+const FULL_TOKENIZE = new Set(['zh', 'ja']);
+
 export function createIndex(lang: string) {
   return new Document<SearchDoc>({
-    tokenize: 'forward',
+    tokenize: FULL_TOKENIZE.has(lang) ? 'full' : 'forward',
     encoder: new Encoder(encoderOptions(lang)),
     document: { id: 'id', index: ['all', 'head'] },
     cache: false,

@@ -11,6 +11,7 @@ export type PageSpec =
   | { kind: 'home'; lang: string; page: number }
   | { kind: 'post'; lang: string; slug: string }
   | { kind: 'term'; taxonomy: TaxonomyKind; lang: string; slug: string; page: number }
+  | { kind: 'search'; lang: string }
   | { kind: 'api' };
 
 const TERM_SEGMENT: Record<TaxonomyKind, string> = { categories: 'category', tags: 'tag' };
@@ -26,6 +27,8 @@ export function pathOf(spec: PageSpec): string {
       return [...prefix(spec.lang), spec.slug].join('/');
     case 'term':
       return [...prefix(spec.lang), TERM_SEGMENT[spec.taxonomy], spec.slug, ...pageSuffix(spec.page)].join('/');
+    case 'search':
+      return [...prefix(spec.lang), 'search'].join('/');
     case 'api':
       return 'api';
   }
@@ -39,6 +42,7 @@ export function pageSpecs(root: SiteRoot): PageSpec[] {
   for (const lang of index.languagesWithPosts) {
     const count = index.catalog.posts.filter((p) => isAvailable(p, lang, index.policy)).length;
     for (let page = 1; page <= pageCount(count); page++) specs.push({ kind: 'home', lang, page });
+    specs.push({ kind: 'search', lang });
     for (const taxonomy of ['categories', 'tags'] as const) {
       for (const { term, posts } of index.terms[taxonomy].values()) {
         const n = posts.filter((p) => isAvailable(p, lang, index.policy)).length;

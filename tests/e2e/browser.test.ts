@@ -112,6 +112,33 @@ describe('the site in Chromium', { skip }, () => {
     await missing.close();
   });
 
+  test('site search works with the keyboard alone, in English and in Arabic', async () => {
+    const page = await open('/');
+    await page.locator('header.site nav a').focus();
+    await Promise.all([page.waitForURL('**/search'), page.keyboard.press('Enter')]);
+    let reached = false;
+    for (let i = 0; i < 10 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = (await page.evaluate(() => document.activeElement?.id)) === 'q';
+    }
+    assert.ok(reached, 'the search box is reachable with Tab');
+    await page.keyboard.type('tide');
+    await Promise.all([page.waitForURL('**/search?q=tide'), page.keyboard.press('Enter')]);
+    await page.waitForSelector('#search-results li');
+    assert.equal(await page.locator('#search-results li h2 a').first().textContent(), 'What the Tide Knows');
+    assert.match((await page.locator('#search-status').textContent())!, /tide/);
+    const ar = await open('/ar/search');
+    assert.equal(await ar.locator('html').getAttribute('dir'), 'rtl');
+    await ar.locator('#q').fill('الويب');
+    await Promise.all([ar.waitForURL('**/ar/search?q=*'), ar.keyboard.press('Enter')]);
+    await ar.waitForSelector('#search-results li');
+    assert.ok((await ar.locator('#search-results li').count()) >= 1);
+    assert.equal(await ar.locator('#search-results').evaluate((el) => getComputedStyle(el).direction), 'rtl');
+    await ar.screenshot({ path: 'dist/screenshot-ar-search.png' });
+    await page.close();
+    await ar.close();
+  });
+
   test('dark theme follows the system preference', async () => {
     const page = await browser.newPage({ colorScheme: 'dark' });
     await page.goto(server.url + '/');

@@ -1,0 +1,217 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { imageSize } from 'image-size';
+import { get, useServer } from '../helpers/server.ts';
+import { corpus } from '../helpers/corpus.ts';
+import { htmlText, stripAccents, words } from '../helpers/text.ts';
+import { LANGUAGE_CODES } from '../../src/core/languages.ts';
+
+const site = useServer();
+const CJK = new Set(['zh', 'ja', 'ko']);
+
+/** Each language's available posts with their plain text, read once through the detail API. */
+const texts = new Map<string, Map<string, string>>();
+async function loadTexts() {
+  if (texts.size > 0) return;
+  const c = await corpus('content');
+  for (const lang of LANGUAGE_CODES) {
+    const m = new Map<string, string>();
+    for (const p of c.availableIn(lang)) {
+      const d = (await get(site.url, `/api/posts/${p.slug}?lang=${lang}`)).json.data;
+      m.set(p.slug, htmlText(d.content_html));
+    }
+    texts.set(lang, m);
+  }
+}
+
+const search = async (q: string, extra = '') => (await get(site.url, `/api/search?q=${encodeURIComponent(q)}&per_page=100${extra}`));
+const slugsOf = (r: { json: { data: { slug: string }[] } }) => r.json.data.map((d) => d.slug);
+
+/** The word of a post that the fewest other posts of its language contain (longest on ties). */
+function distinctive(lang: string, slug: string): string {
+  const all = texts.get(lang)!;
+  const lower = (s: string) => s.toLocaleLowerCase();
+  const minLength = CJK.has(lang) ? 2 : 5;
+  const candidates = [...new Set(words(lang, all.get(slug)!))].filter((w) => [...w].length >= minLength && !/\d/.test(w));
+  let best = candidates[0]!;
+  let bestDf = Infinity;
+  for (const w of candidates) {
+    const df = [...all.values()].filter((t) => lower(t).includes(lower(w))).length;
+    if (df < bestDf || (df === bestDf && w.length > best.length)) [best, bestDf] = [w, df];
+  }
+  return best;
+}
+
+/** Two words as they stand next to each other in the text (nothing but a space between). */
+function adjacentPair(lang: string, text: string): string | undefined {
+  const segs = [...new Intl.Segmenter(lang === 'pt-br' ? 'pt' : lang, { granularity: 'word' }).segment(text)];
+  for (let i = 2; i + 2 < segs.length; i++) {
+    const [a, gap, b] = [segs[i]!, segs[i + 1]!, segs[i + 2]!];
+    if (a.isWordLike && b.isWordLike && gap.segment === ' ') return a.segment + ' ' + b.segment;
+    if (a.isWordLike && gap.isWordLike && !/\s/.test(a.segment + gap.segment) && CJK.has(lang)) return a.segment + gap.segment;
+  }
+  return undefined;
+}
+
+describe('recall', () => {
+  before(loadTexts);
+  test('a distinctive word of every available post is found in every language (100 %)', async () => {
+    const report: string[] = [];
+    const misses: string[] = [];
+    for (const lang of LANGUAGE_CODES) {
+      let found = 0;
+      for (const slug of texts.get(lang)!.keys()) {
+        const word = distinctive(lang, slug);
+        const r = await search(word, `&lang=${lang}`);
+        if (slugsOf(r).includes(slug)) found++;
+        else misses.push(`${lang}/${slug}: "${word}"`);
+      }
+      const n = texts.get(lang)!.size;
+      report.push(`${lang} ${found}/${n} (${((100 * found) / n).toFixed(0)} %)`);
+    }
+    console.log(`recall per language: ${report.join(', ')}`);
+    assert.deepEqual(misses, []);
+  });
+
+  test('case, accents, prefixes and phrases, per script', async () => {
+    const misses: string[] = [];
+    const expectFound = async (lang: string, slug: string, q: string, why: string) => {
+      if (!slugsOf(await search(q, `&lang=${lang}`)).includes(slug)) misses.push(`${lang}/${slug} ${why}: ${q}`);
+    };
+    for (const lang of LANGUAGE_CODES) {
+      for (const [slug, text] of texts.get(lang)!) {
+        const ws = words(lang, text).filter((w) => [...w].length >= (CJK.has(lang) ? 2 : 4));
+        const word = distinctive(lang, slug);
+        if (word.toLocaleUpperCase() !== word) await expectFound(lang, slug, word.toLocaleUpperCase(), 'upper case');
+        const accented = ws.find((w) => stripAccents(w) !== w && /\p{Script=Latin}/u.test(w));
+        if (accented && lang !== 'vi') await expectFound(lang, slug, stripAccents(accented), 'without accents');
+        if (accented) await expectFound(lang, slug, accented, 'with accents');
+        const long = ws.find((w) => [...w].length >= (CJK.has(lang) ? 3 : 6))!;
+        if (long && lang !== 'zh' && lang !== 'ja') await expectFound(lang, slug, [...long].slice(0, Math.ceil([...long].length * 0.6)).join(''), 'prefix');
+        const phrase = adjacentPair(lang, text.slice(0, 600));
+        if (phrase) await expectFound(lang, slug, `"${phrase}"`, 'phrase');
+      }
+    }
+    assert.deepEqual(misses, []);
+  });
+
+  test('script specifics: Turkish dotted and dotless i, Arabic diacritics, Japanese voicing marks', async () => {
+    const tr = [...texts.get('tr')!].find(([, t]) => /ı/.test(t))!;
+    const dotless = words('tr', tr[1]).find((w) => w.includes('ı') && w.length >= 5)!;
+    assert.ok(slugsOf(await search(dotless.replace(/ı/g, 'I').toLocaleUpperCase('en'), '&lang=tr')).includes(tr[0]), `${dotless} in capitals`);
+    const ar = [...texts.get('ar')!][0]!;
+    const arWord = words('ar', ar[1]).find((w) => w.length >= 5)!;
+    const withHarakat = [...arWord].map((ch, i) => (i === 1 ? `${ch}\u064E` : ch)).join('');
+    assert.ok(slugsOf(await search(withHarakat, '&lang=ar')).includes(ar[0]), 'Arabic with a fatha added');
+    const [jaSlug, jaText] = [...texts.get('ja')!].find(([, t]) => /[ガギグゲゴザジズゼゾダヂヅデドバビブベボ]/.test(t))!;
+    const voiced = words('ja', jaText).find((w) => /[ガギグゲゴザジズゼゾダヂヅデドバビブベボ]/.test(w))!;
+    assert.ok(slugsOf(await search(voiced, '&lang=ja')).includes(jaSlug), `voiced ${voiced}`);
+    const unvoiced = voiced.normalize('NFD').replace(/\u3099/g, '').normalize('NFC');
+    const hasUnvoiced = [...texts.get('ja')!].filter(([, t]) => t.includes(unvoiced)).map(([slug]) => slug);
+    assert.deepEqual(slugsOf(await search(unvoiced, '&lang=ja')).sort(), hasUnvoiced.sort(), `${unvoiced} matches only where it is written`);
+  });
+});
+
+describe('REST search', () => {
+  test('envelope: query echo, total, summaries with snippets, meta, images; no pagination block, no body', async () => {
+    const r = await search('tide');
+    assert.equal(r.status, 200);
+    assert.equal(r.json.query, 'tide');
+    assert.equal(typeof r.json.attribution, 'string');
+    assert.equal(r.json.pagination, undefined);
+    assert.equal(r.json.total, r.json.data.length);
+    assert.ok(r.json.total >= 1);
+    assert.equal(r.json.data[0].slug, 'tidal-energy', 'the essay about tides ranks first');
+    for (const item of r.json.data) {
+      assert.equal(typeof item.snippet, 'string');
+      assert.equal(item.content_html, undefined);
+      assert.equal(item.content_markdown, undefined);
+      assert.match(item.snippet.toLowerCase(), /tide/);
+    }
+    assert.equal(r.json.meta.language, 'en');
+    assert.ok(Array.isArray(r.json.images));
+    assert.equal(typeof r.json.total_images, 'number');
+  });
+
+  test('images carry the real pixel size of the served file, in result order, deduplicated', async () => {
+    const r = await search('the', '&per_page=100');
+    assert.ok(r.json.images.length >= 4);
+    assert.equal(r.json.total_images, r.json.images.length);
+    assert.equal(new Set(r.json.images.map((i: { url: string }) => i.url)).size, r.json.images.length);
+    const order = r.json.data.map((d: { slug: string }) => d.slug);
+    const positions = r.json.images.map((i: { post_slug: string }) => order.indexOf(i.post_slug));
+    assert.deepEqual(positions, [...positions].sort((a, b) => a - b));
+    for (const img of r.json.images) {
+      assert.equal(img.type, 'image');
+      for (const k of ['url', 'title', 'description', 'post_slug', 'post_url', 'post_title']) assert.equal(typeof img[k], 'string', k);
+      const bytes = new Uint8Array(await (await fetch(site.url + img.url)).arrayBuffer());
+      const size = imageSize(bytes);
+      assert.deepEqual([img.width, img.height], [size.width, size.height], img.url);
+    }
+    const page = await search('the', '&per_page=2');
+    assert.equal(page.json.total_images, r.json.total_images, 'total_images counts all matches');
+    assert.ok(page.json.images.every((i: { post_slug: string }) => page.json.data.some((d: { slug: string }) => d.slug === i.post_slug)));
+  });
+
+  test('snippets: text around the match, ellipses where cut, whole CJK words', async () => {
+    const r = await search('harbour');
+    const s: string = r.json.data[0].snippet;
+    assert.ok(s.length <= 220);
+    assert.match(s, /harbour/i);
+    const deep = (await search('cumin')).json.data[0].snippet as string;
+    assert.ok(deep.startsWith('…'), 'cut at the start');
+    const zh = (await search('网络', '&lang=zh')).json.data[0].snippet as string;
+    assert.ok(zh.includes('网络'));
+    assert.ok(!/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/.test(zh.replace(/…/g, '')), 'no broken surrogate pairs');
+  });
+
+  test('paging, q/query aliases, legacy alias', async () => {
+    const all = await search('the');
+    const p2 = await get(site.url, '/api/search?q=the&page=2&per_page=2');
+    assert.deepEqual(slugsOf(p2), slugsOf(all).slice(2, 4));
+    assert.equal(p2.json.total, all.json.total);
+    assert.equal((await get(site.url, '/api/search?query=tide')).text, (await get(site.url, '/api/search?q=tide')).text);
+    assert.equal((await get(site.url, '/api/search?q=tide&query=bread')).json.query, 'tide');
+    assert.equal((await get(site.url, '/mcp/v1/search?query=tide')).text, (await get(site.url, '/api/search?q=tide')).text);
+    const past = await get(site.url, '/api/search?q=the&page=50');
+    assert.equal(past.status, 200);
+    assert.deepEqual(past.json.data, []);
+  });
+
+  test('400s: missing, blank or too long query, bad lang, bad paging', async () => {
+    for (const path of ['/api/search', '/api/search?q=', '/api/search?q=%20%20', '/mcp/v1/search', '/api/stream/search']) {
+      const r = await get(site.url, path);
+      assert.equal(r.status, 400, path);
+      assert.match(r.json.error, /\?q=/);
+    }
+    assert.equal((await get(site.url, `/api/search?q=${'a'.repeat(257)}`)).status, 400);
+    assert.equal((await get(site.url, `/api/search?q=${'a'.repeat(256)}`)).status, 200);
+    const lang = await get(site.url, '/api/search?q=tide&lang=xx');
+    assert.equal(lang.status, 400);
+    assert.equal(lang.json.supported_languages.length, 14);
+    assert.equal((await get(site.url, '/api/search?q=tide&per_page=101')).status, 400);
+    assert.equal((await get(site.url, '/api/search?q=tide&fallback=de')).status, 400);
+  });
+
+  test('translated search finds only available translations; fallback=en adds English originals', async () => {
+    const c = await corpus('content');
+    const hi = await search('the', '&lang=hi');
+    for (const d of hi.json.data) assert.equal(c.stateOf(d.slug, 'hi'), 'available');
+    const tide = await search('tide', '&lang=fr');
+    assert.ok(!slugsOf(tide).includes('tidal-energy'), 'no French tide essay');
+    const fb = await search('tide', '&lang=fr&fallback=en');
+    const item = fb.json.data.find((d: { slug: string }) => d.slug === 'tidal-energy');
+    assert.equal(item.language, 'en');
+    assert.equal(item.translation.fallback_used, true);
+    assert.equal(item.translation.target_language, 'fr');
+  });
+
+  test('the sandbox searches its own corpus', async () => {
+    const r = await get(site.url, '/sandbox/api/search?q=sandbox');
+    assert.equal(r.status, 200);
+    assert.ok(r.json.total >= 1);
+    for (const d of r.json.data) assert.match(d.url, /\/sandbox\//);
+    const media = await get(site.url, '/sandbox/api/search?q=media');
+    assert.ok(media.json.images.length >= 1);
+  });
+});
