@@ -16,13 +16,31 @@ function rng(seed: number) {
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
-function word(r: () => number, lang: string): string {
+function randomWord(r: () => number, lang: string): string {
   const alphabet = ALPHABETS[lang] ?? LATIN;
   const cjk = lang === 'zh' || lang === 'ja';
   const n = cjk ? 2 + Math.floor(r() * 2) : 3 + Math.floor(r() * 7);
   let w = '';
   for (let i = 0; i < n; i++) w += alphabet[Math.floor(r() * alphabet.length)];
   return w;
+}
+
+/** Natural text reuses a modest vocabulary with a Zipf-like skew; uniform random strings would not. */
+const VOCABULARY_SIZE = 12_000;
+const vocabularies = new Map<string, string[]>();
+function vocabulary(lang: string): string[] {
+  let v = vocabularies.get(lang);
+  if (!v) {
+    const r = rng(LANGUAGE_CODES.indexOf(lang) + 7);
+    v = Array.from({ length: VOCABULARY_SIZE }, () => randomWord(r, lang));
+    vocabularies.set(lang, v);
+  }
+  return v;
+}
+
+function word(r: () => number, lang: string): string {
+  const v = vocabulary(lang);
+  return v[Math.floor(Math.pow(r(), 3) * v.length)]!;
 }
 
 function paragraph(r: () => number, lang: string, words: number): string {

@@ -26,5 +26,6 @@ export function fileBodyStore(dir: string, limit = 2000): BodyStore {
 
 export async function loadCore(dir: string): Promise<Core> {
   const catalog = JSON.parse(await readFile(join(dir, 'catalog.json'), 'utf8')) as Catalog;
-  return createCore(catalog, fileBodyStore(dir), await loadSearchSource(join(dir, 'search')));
+  const slugs = catalog.posts.map((p) => p.slug);
+  return createCore(catalog, fileBodyStore(dir), await loadSearchSource(join(dir, 'search'), slugs));
 }

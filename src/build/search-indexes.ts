@@ -15,13 +15,13 @@ export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Ma
   for (const lang of LANGUAGE_CODES) {
     const index = createIndex(lang);
     const bodies: Record<string, string> = {};
-    for (const post of catalog.posts) {
+    for (const [id, post] of catalog.posts.entries()) {
       if (!availableLanguages(post, policy).includes(lang)) continue;
       const entry = post.entries[lang]!;
       const body = texts.get(post.slug)?.get(lang) ?? '';
       const terms = [...post.categories, ...post.tags].map((t) => t.name).join(' ');
       const head = [entry.title, entry.summary ?? '', terms].join(' \n ');
-      index.add({ id: post.slug, head, all: `${head} \n ${body}` });
+      index.add({ id, head, all: `${head} \n ${body}` });
       bodies[post.slug] = body;
     }
     await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(await exportIndex(index)));

@@ -113,7 +113,7 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
       query: text,
       total: found.length,
       images: imagesOf(index, slice),
-      total_images: imagesOf(index, found).length,
+      total_images: new Set(found.flatMap((r) => r.post.images.map((i) => i.path))).size,
     },
   };
 }

@@ -8,29 +8,61 @@ import { language } from './languages.ts';
 const CHARACTER_SCRIPTS = new Set(['zh', 'ja', 'ko']);
 const segmenters = new Map<string, Intl.Segmenter>();
 
-function boundaries(lang: string, text: string): number[] {
+/** Word boundaries of `text` between `from` and `to` (segmenting only that window, plus a margin). */
+function boundaries(lang: string, text: string, from: number, to: number): number[] {
   let seg = segmenters.get(lang);
   if (!seg) segmenters.set(lang, (seg = new Intl.Segmenter(language(lang).locale, { granularity: 'word' })));
-  const out = [0];
-  for (const part of seg.segment(text)) out.push(part.index + part.segment.length);
-  return out;
+  const start = Math.max(0, from - 40);
+  const window = text.slice(start, Math.min(text.length, to + 40));
+  const out = [start];
+  for (const part of seg.segment(window)) out.push(start + part.index + part.segment.length);
+  // The window's own edges are not word boundaries unless they are the text's.
+  return out.filter((b) => b === 0 || b === text.length || (b > start && b < start + window.length));
 }
+
+const foldedChars = new Map<string, Map<string, string>>();
+
+/** Folding one character at a time is the hot path of snippets: memoise it per language. */
+function foldChar(lang: string, ch: string): string {
+  let m = foldedChars.get(lang);
+  if (!m) foldedChars.set(lang, (m = new Map()));
+  let f = m.get(ch);
+  if (f === undefined) m.set(ch, (f = fold(lang, ch)));
+  return f;
+}
+
+const longestFirst = (terms: readonly string[]) => [...terms].sort((a, b) => b.length - a.length);
 
 /** Position in `text` of the first occurrence of the longest term found, comparing folded forms. */
 function matchAt(lang: string, text: string, terms: readonly string[]): number {
+  // Usually folding keeps the length, so positions carry over one to one.
+  const whole = fold(lang, text);
+  if (whole.length === text.length) {
+    for (const term of longestFirst(terms)) {
+      const at = whole.indexOf(term);
+      if (at >= 0) return at;
+    }
+    return -1;
+  }
   const folded: string[] = [];
   const origin: number[] = [];
   for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    for (const unit of fold(lang, ch)) {
+    const code = text.charCodeAt(i);
+    if (code < 128) {
+      folded.push(code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[i]!);
+      origin.push(i);
+      i++;
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    for (const unit of foldChar(lang, ch)) {
       folded.push(unit);
       origin.push(i);
     }
     i += ch.length;
   }
   const haystack = folded.join('');
-  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
+  for (const term of longestFirst(terms)) {
     const at = haystack.indexOf(term);
     if (at >= 0) return origin[at]!;
   }
@@ -44,9 +76,9 @@ export function snippet(lang: string, text: string, terms: readonly string[]): s
   if (text.length <= size) return text;
   const at = Math.max(0, matchAt(lang, text, terms));
   const wantStart = Math.max(0, Math.min(at - lead, text.length - size));
-  const cuts = boundaries(lang, text);
-  const start = wantStart === 0 ? 0 : cuts.filter((b) => b <= wantStart).pop() ?? 0;
-  const end = cuts.find((b) => b >= start + size) ?? text.length;
+  const cuts = boundaries(lang, text, wantStart, wantStart + size);
+  const start = wantStart === 0 ? 0 : cuts.filter((b) => b <= wantStart).pop() ?? wantStart;
+  const end = cuts.find((b) => b >= start + size) ?? Math.min(text.length, start + size);
   const body = text.slice(start, end).trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }

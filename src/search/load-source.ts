@@ -4,8 +4,11 @@ import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { SearchSource } from '../core/types.ts';
 import { importIndex, query, type LanguageIndex } from './search-index.ts';
 
-/** Imports every language's prebuilt index (no re-indexing at start-up) and its snippet texts. */
-export async function loadSearchSource(dir: string): Promise<SearchSource & { importMs: number }> {
+/**
+ * Imports every language's prebuilt index (no re-indexing at start-up) and its snippet texts.
+ * Index ids are positions in the catalog's post list, given here as `slugs`.
+ */
+export async function loadSearchSource(dir: string, slugs: readonly string[]): Promise<SearchSource & { importMs: number }> {
   const started = performance.now();
   const indexes = new Map<string, LanguageIndex>();
   const texts = new Map<string, Record<string, string>>();
@@ -21,7 +24,7 @@ export async function loadSearchSource(dir: string): Promise<SearchSource & { im
   );
   return {
     importMs: performance.now() - started,
-    match: (lang, text) => query(indexes.get(lang)!, text),
+    match: (lang, text) => query(indexes.get(lang)!, text).map((id) => slugs[id]!),
     text: (lang, slug) => texts.get(lang)?.[slug],
   };
 }

@@ -6,8 +6,9 @@ import { encoderOptions } from './encoders.ts';
  * `head` the title, summary and terms (a relevance boost). Built once at build time,
  * exported into the bundle and imported at run time with identical options.
  */
+/** `id` is the post's position in the catalog: numbers keep the exported index small. */
 export type SearchDoc = {
-  id: string;
+  id: number;
   all: string;
   head: string;
 };
@@ -43,9 +44,9 @@ export function importIndex(lang: string, data: Record<string, string>): Languag
 }
 
 /** Ids matching every word of the query, most relevant first (title and summary hits ahead). */
-export function query(index: LanguageIndex, text: string): string[] {
-  const results = index.search(text, { limit: INDEX_LIMIT, index: ['all', 'head'] }) as unknown as { field: string; result: (string | number)[] }[];
-  const all = results.find((r) => r.field === 'all')?.result.map(String) ?? [];
-  const head = new Set(results.find((r) => r.field === 'head')?.result.map(String) ?? []);
+export function query(index: LanguageIndex, text: string): number[] {
+  const results = index.search(text, { limit: INDEX_LIMIT, index: ['all', 'head'] }) as unknown as { field: string; result: number[] }[];
+  const all = results.find((r) => r.field === 'all')?.result ?? [];
+  const head = new Set(results.find((r) => r.field === 'head')?.result ?? []);
   return [...all.filter((id) => head.has(id)), ...all.filter((id) => !head.has(id))];
 }

@@ -1,0 +1,101 @@
+// `npm run bench:search -- [N]`: search latency and index import time on N synthetic essays x 14
+// languages. Baselines from the same run: a linear scan over the same texts (in-process) and the
+// same server's /status (over HTTP).
+import { existsSync } from 'node:fs';
+import { mkdir, rm, symlink } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { buildBundle } from '../src/build/bundle.ts';
+import { loadCore } from '../src/build/load-bundle.ts';
+import { LANGUAGE_CODES } from '../src/core/languages.ts';
+import { loadSearchSource } from '../src/search/load-source.ts';
+import { fold, tokens } from '../src/search/encoders.ts';
+import { startServer } from '../tests/helpers/server.ts';
+import { writeCorpus } from './synthetic-corpus.ts';
+
+const count = Number(process.argv[2] ?? 1000);
+const WORK = resolve('bench/.corpus');
+const content = `${WORK}/content-${count}`;
+const serveRoot = `${WORK}/serve-${count}`;
+const bundle = `${serveRoot}/dist/bundle/main`;
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(3)} ms  p95 ${pct(xs, 95).toFixed(3)} ms  p99 ${pct(xs, 99).toFixed(3)} ms`;
+
+if (!existsSync(content)) await writeCorpus(content, count, 'content/posts/tidal-energy/figure-1.jpg');
+if (!existsSync(`${bundle}/search/en.index.json`) || process.env.REBUILD) {
+  console.log(`building the search bundle for ${count} x 14 ...`);
+  await buildBundle({ contentDir: content, outDir: bundle, base: '', cacheDir: `${WORK}/cache` });
+}
+
+// Index import (what a server start pays), three times.
+const core = await loadCore(bundle);
+const slugs = core.catalog.posts.map((p) => p.slug);
+const imports: number[] = [];
+for (let i = 0; i < 3; i++) imports.push((await loadSearchSource(`${bundle}/search`, slugs)).importMs);
+console.log(`index import, 14 languages: ${fmt(imports).split('  ')[0]!.replace('p50', 'median')}`);
+
+// Queries: words taken from the corpus itself, every language.
+const source = await loadSearchSource(`${bundle}/search`, slugs);
+const queries: [string, string][] = [];
+for (const lang of LANGUAGE_CODES) {
+  const slugs = core.catalog.posts.map((p) => p.slug);
+  for (let i = 0; i < 100; i++) {
+    const ws = tokens(lang, source.text(lang, slugs[(i * 37) % slugs.length]!) ?? '').filter((w) => w.length >= 3);
+    if (ws.length > 0) queries.push([lang, ws[(i * 13) % ws.length]!]);
+  }
+}
+
+const inProcess: number[] = [];
+for (const [lang, q] of queries) {
+  const t = performance.now();
+  core.search(new URLSearchParams({ q, lang }));
+  inProcess.push(performance.now() - t);
+}
+const scan: number[] = [];
+const folded = new Map(LANGUAGE_CODES.map((l) => [l, core.catalog.posts.map((p) => fold(l, source.text(l, p.slug) ?? ''))]));
+for (const [lang, q] of queries) {
+  const t = performance.now();
+  const needle = fold(lang, q);
+  folded.get(lang)!.filter((text) => text.includes(needle));
+  scan.push(performance.now() - t);
+}
+console.log(`in-process search (${queries.length} queries): ${fmt(inProcess)}`);
+console.log(`baseline, linear scan:          ${fmt(scan)}`);
+console.log(`ratio index/scan at p50: ${(pct(inProcess, 50) / pct(scan, 50)).toFixed(2)}x`);
+
+// Over HTTP, 50 concurrent connections, against the real server serving this bundle.
+await rm(serveRoot + '/dist/site', { force: true });
+await rm(serveRoot + '/dist/bundle/sandbox', { force: true });
+await mkdir(`${serveRoot}/dist`, { recursive: true });
+await symlink(resolve('dist/site'), `${serveRoot}/dist/site`);
+await symlink(resolve('dist/bundle/sandbox'), `${serveRoot}/dist/bundle/sandbox`);
+const server = await startServer({ FOLIO_DIST_ROOT: serveRoot, RATE_LIMIT: '0', EVENT_SIGNING_SECRET: 'bench' });
+async function load(paths: string[], concurrency = 50): Promise<{ lat: number[]; rps: number }> {
+  const lat: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < paths.length) {
+        const path = paths[next++]!;
+        const t = performance.now();
+        const res = await fetch(server.url + path);
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${path} -> ${res.status}`);
+        lat.push(performance.now() - t);
+      }
+    }),
+  );
+  return { lat, rps: (paths.length / (performance.now() - started)) * 1000 };
+}
+try {
+  const searchPaths = [...queries, ...queries].map(([lang, q]) => `/api/search?q=${encodeURIComponent(q)}&lang=${lang}`);
+  await load(searchPaths.slice(0, 200));
+  const http = await load(searchPaths);
+  const base = await load(searchPaths.map(() => '/status'));
+  console.log(`HTTP search, 50 connections:   ${fmt(http.lat)}  ${http.rps.toFixed(0)} req/s`);
+  console.log(`baseline, HTTP /status:        ${fmt(base.lat)}  ${base.rps.toFixed(0)} req/s`);
+  console.log(`ratio search//status at p50: ${(pct(http.lat, 50) / pct(base.lat, 50)).toFixed(2)}x`);
+} finally {
+  await server.stop();
+}
