@@ -3,28 +3,32 @@ import { join } from 'node:path';
 import { availableLanguages } from '../core/availability.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { Catalog } from '../core/types.ts';
-import { createIndex, exportIndex } from '../search/search-index.ts';
+import { createIndex, exportIndex, indexText } from '../search/search-index.ts';
 
 /**
  * One exported FlexSearch index per language over the posts available in it (by the site's
- * stale policy), plus each entry's plain text for snippets.
+ * stale policy), its sorted vocabulary, and each entry's plain text for snippets.
  */
 export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Map<string, string>>, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const policy = { serveStale: catalog.site.serve_stale };
   for (const lang of LANGUAGE_CODES) {
-    const index = createIndex(lang);
+    const index = createIndex();
     const bodies: Record<string, string> = {};
+    const vocabulary = new Set<string>();
     for (const [id, post] of catalog.posts.entries()) {
       if (!availableLanguages(post, policy).includes(lang)) continue;
       const entry = post.entries[lang]!;
       const body = texts.get(post.slug)?.get(lang) ?? '';
       const terms = [...post.categories, ...post.tags].map((t) => t.name).join(' ');
       const head = [entry.title, entry.summary ?? '', terms].join(' \n ');
-      index.add({ id, head, all: `${head} \n ${body}` });
+      const all = indexText(lang, `${head} \n ${body}`);
+      for (const word of all.split(' ')) if (word) vocabulary.add(word);
+      index.add({ id, head: indexText(lang, head), all });
       bodies[post.slug] = body;
     }
     await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(await exportIndex(index)));
     await writeFile(join(dir, `${lang}.texts.json`), JSON.stringify(bodies));
+    await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify([...vocabulary].sort()));
   }
 }

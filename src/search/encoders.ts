@@ -41,16 +41,3 @@ export function segment(lang: string, text: string): string {
 export function tokens(lang: string, text: string): string[] {
   return segment(lang, fold(lang, text)).split(SPLIT).filter(Boolean);
 }
-
-/** FlexSearch encoder options for a language; functions are not serialised, so build and runtime both call this. */
-export function encoderOptions(lang: string) {
-  return {
-    normalize: (s: string) => fold(lang, s),
-    prepare: (s: string) => segment(lang, s),
-    split: SPLIT,
-    dedupe: false,
-    numeric: false,
-    minlength: 1,
-    cache: true,
-  };
-}

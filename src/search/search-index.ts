@@ -1,10 +1,12 @@
 import { Document, Encoder } from 'flexsearch';
-import { encoderOptions } from './encoders.ts';
+import { tokens } from './encoders.ts';
 
 /**
- * One FlexSearch Document index per language. `all` holds every searchable word (matching),
- * `head` the title, summary and terms (a relevance boost). Built once at build time,
- * exported into the bundle and imported at run time with identical options.
+ * One FlexSearch Document index per language, over text already tokenised by the
+ * script-aware `tokens` (folding, Intl.Segmenter): `all` holds every word of a post (matching),
+ * `head` its title, summary and terms (a relevance boost). Whole words only keep the index
+ * linear in unique words per post; prefixes (and, in Chinese and Japanese, parts of words)
+ * are found by expanding a query word against the language's sorted vocabulary.
  */
 /** `id` is the post's position in the catalog: numbers keep the exported index small. */
 export type SearchDoc = {
@@ -14,20 +16,29 @@ export type SearchDoc = {
 };
 
 export const INDEX_LIMIT = 10_000;
+const MAX_EXPANSIONS = 200;
+const SUBSTRING = new Set(['zh', 'ja']);
 
-/** Chinese and Japanese words found by the segmenter differ in and out of context, so every substring is indexed. */
-const FULL_TOKENIZE = new Set(['zh', 'ja']);
-
-export function createIndex(lang: string) {
+/** The text is tokenised before it reaches FlexSearch, so its encoder only splits on spaces. */
+export function createIndex() {
   return new Document<SearchDoc>({
-    tokenize: FULL_TOKENIZE.has(lang) ? 'full' : 'forward',
-    encoder: new Encoder(encoderOptions(lang)),
+    tokenize: 'strict',
+    encoder: new Encoder({ normalize: false, split: ' ', dedupe: false, numeric: false, minlength: 1 }),
     document: { id: 'id', index: ['all', 'head'] },
     cache: false,
   });
 }
 
 export type LanguageIndex = ReturnType<typeof createIndex>;
+
+export interface LanguageSearch {
+  lang: string;
+  index: LanguageIndex;
+  /** Every indexed word, sorted. */
+  vocabulary: string[];
+}
+
+export const indexText = (lang: string, text: string) => tokens(lang, text).join(' ');
 
 export async function exportIndex(index: LanguageIndex): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -37,16 +48,41 @@ export async function exportIndex(index: LanguageIndex): Promise<Record<string, 
   return out;
 }
 
-export function importIndex(lang: string, data: Record<string, string>): LanguageIndex {
-  const index = createIndex(lang);
+export function importIndex(data: Record<string, string>): LanguageIndex {
+  const index = createIndex();
   for (const [key, value] of Object.entries(data)) index.import(key, value);
   return index;
 }
 
-/** Ids matching every word of the query, most relevant first (title and summary hits ahead). */
-export function query(index: LanguageIndex, text: string): number[] {
-  const results = index.search(text, { limit: INDEX_LIMIT, index: ['all', 'head'] }) as unknown as { field: string; result: number[] }[];
-  const all = results.find((r) => r.field === 'all')?.result ?? [];
-  const head = new Set(results.find((r) => r.field === 'head')?.result ?? []);
-  return [...all.filter((id) => head.has(id)), ...all.filter((id) => !head.has(id))];
+/** Vocabulary words a query word stands for: those it begins (or, in CJK, is part of). */
+export function expand(search: LanguageSearch, word: string): string[] {
+  const { vocabulary } = search;
+  if (SUBSTRING.has(search.lang)) return vocabulary.filter((w) => w.includes(word)).slice(0, MAX_EXPANSIONS);
+  let lo = 0;
+  let hi = vocabulary.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (vocabulary[mid]! < word) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: string[] = [];
+  for (let i = lo; i < vocabulary.length && out.length < MAX_EXPANSIONS && vocabulary[i]!.startsWith(word); i++) out.push(vocabulary[i]!);
+  return out;
+}
+
+/** Ids matching every word of the query (each as itself or a longer word), title and summary hits first. */
+export function query(search: LanguageSearch, text: string): number[] {
+  let matched: number[] | undefined;
+  const head = new Set<number>();
+  for (const word of new Set(tokens(search.lang, text))) {
+    const ids = new Set<number>();
+    for (const form of expand(search, word)) {
+      const results = search.index.search(form, { limit: INDEX_LIMIT, index: ['all', 'head'] }) as unknown as { field: string; result: number[] }[];
+      for (const r of results) for (const id of r.result) (r.field === 'head' ? head : ids).add(id);
+    }
+    matched = matched === undefined ? [...ids] : matched.filter((id) => ids.has(id));
+    if (matched.length === 0) return [];
+  }
+  if (!matched) return [];
+  return [...matched.filter((id) => head.has(id)), ...matched.filter((id) => !head.has(id))];
 }
