@@ -35,6 +35,14 @@ const longestFirst = (terms: readonly string[]) => [...terms].sort((a, b) => b.l
 
 /** Position in `text` of the first occurrence of the longest term found, comparing folded forms. */
 function matchAt(lang: string, text: string, terms: readonly string[]): number {
+  // Most queries appear in the text as written, up to case: the cheapest check first.
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) {
+    for (const term of longestFirst(terms)) {
+      const at = lower.indexOf(term);
+      if (at >= 0) return at;
+    }
+  }
   // Usually folding keeps the length, so positions carry over one to one.
   const whole = fold(lang, text);
   if (whole.length === text.length) {

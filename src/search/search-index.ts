@@ -40,17 +40,19 @@ export interface LanguageSearch {
 
 export const indexText = (lang: string, text: string) => tokens(lang, text).join(' ');
 
-export async function exportIndex(index: LanguageIndex): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
+/** Exported chunks are kept as JSON values, not JSON strings inside JSON: one parse, no escaping. */
+export async function exportIndex(index: LanguageIndex): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
   await index.export((key: string | number, data: string) => {
-    out[String(key)] = data;
+    out[String(key)] = JSON.parse(data);
   });
   return out;
 }
 
-export function importIndex(data: Record<string, string>): LanguageIndex {
+export function importIndex(data: Record<string, unknown>): LanguageIndex {
   const index = createIndex();
-  for (const [key, value] of Object.entries(data)) index.import(key, value);
+  // FlexSearch parses string chunks itself and takes parsed ones as they are.
+  for (const [key, value] of Object.entries(data)) index.import(key, value as string);
   return index;
 }
 
