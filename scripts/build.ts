@@ -1,19 +1,13 @@
-// `npm run build`: content -> bundles (site and sandbox) -> Astro pages -> static API, feeds, media.
+// `npm run build`: content -> bundles (a child process) -> Astro pages -> static API, feeds, media.
+import { spawnSync } from 'node:child_process';
 import { build } from 'astro';
-import { buildBundle } from '../src/build/bundle.ts';
-import { DIST, ROOTS } from '../src/build/roots.ts';
 
 const started = performance.now();
-let siteUrl = process.env.SITE_URL;
-for (const root of ROOTS) {
-  const t = performance.now();
-  const result = await buildBundle({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: process.env.FOLIO_CACHE ?? '.folio-cache' });
-  siteUrl ??= result.catalog.site_url;
-  const s = result.stats;
-  console.log(`bundle ${root.name}: ${s.posts} posts, ${s.entries} entries (${s.cacheHits} cached) in ${Math.round(performance.now() - t)} ms`);
-}
-process.env.SITE_URL = siteUrl;
+const bundle = spawnSync(process.execPath, ['scripts/bundle.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+process.stdout.write(bundle.stdout);
+if (bundle.status !== 0) process.exit(bundle.status ?? 1);
+process.env.SITE_URL ??= /site url (\S+)/.exec(bundle.stdout)?.[1];
 await build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' });
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 // Peak resident memory of this process, for the build benchmark.
-console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);
