@@ -1,4 +1,5 @@
-import { AskError, type AskInput } from '../src/core/ask.ts';
+import type { AskInput } from '../src/core/ask.ts';
+import { FolioError } from '../src/core/errors.ts';
 import type { RequestContext } from './context.ts';
 import { json } from './http.ts';
 import type { Route } from './routes.ts';
@@ -43,7 +44,7 @@ async function handleAsk(ctx: RequestContext): Promise<Response> {
   try {
     answer = ctx.root.core.ask(request);
   } catch (e) {
-    if (e instanceof AskError) return fail(e.message);
+    if (e instanceof FolioError) return fail(e.message);
     throw e;
   }
   if (!request.streaming) return json(answer, 200, { 'cache-control': 'no-store' });

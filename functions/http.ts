@@ -5,18 +5,15 @@ import { toJson } from '../src/core/index.ts';
 /** Response builders every surface shares. */
 export const CACHE_PUBLIC = 'public, max-age=60, must-revalidate';
 
-export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
-  return new Response(toJson(body), {
-    status,
-    headers: { 'content-type': FORMATS.json.contentType, 'cache-control': status === 200 ? CACHE_PUBLIC : 'no-store', ...headers },
-  });
-}
-
 export function text(body: string, contentType: string, status = 200, headers: HeadersInit = {}): Response {
   return new Response(body, {
     status,
     headers: { 'content-type': contentType, 'cache-control': status === 200 ? CACHE_PUBLIC : 'no-store', ...headers },
   });
+}
+
+export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  return text(toJson(body), FORMATS.json.contentType, status, headers);
 }
 
 export function errorJson(error: FolioError, headers: HeadersInit = {}): Response {

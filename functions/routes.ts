@@ -60,7 +60,8 @@ function match(pattern: string, path: string): Record<string, string> | undefine
   return want.length === got.length ? params : undefined;
 }
 
-const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/') || path.startsWith('/mcp/');
+/** Paths whose errors and 404s are JSON (inside a root: '/sandbox' already stripped). */
+const isApiPath = (path: string) => /^\/(api|mcp)(\/|$)/.test(path);
 
 function rootFor(host: Host, pathname: string): { root: Root; path: string } {
   for (const root of host.roots) {

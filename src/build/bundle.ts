@@ -30,8 +30,6 @@ export interface BundleOptions {
 
 export interface BundleResult {
   catalog: Catalog;
-  /** Plain text per post and language, for the search index. */
-  texts: Map<string, Map<string, string>>;
   stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number };
 }
 
@@ -136,5 +134,5 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: site.settings, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'));
-  return { catalog, texts, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses } };
+  return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses } };
 }

@@ -1,5 +1,6 @@
 import type { CatalogIndex } from './catalog-index.ts';
 import { detectLanguage } from './detect-language.ts';
+import { errors } from './errors.ts';
 import { QUERY_MAX_CHARS } from './params.ts';
 import { runSearch } from './search.ts';
 import { stopWords } from './stopwords.ts';
@@ -27,8 +28,6 @@ export interface AskAnswer {
   response: AskItem[];
 }
 
-export class AskError extends Error {}
-
 const MAX_ANSWERS = 10;
 
 /** `site` may be absent, the site's name, its SITE_URL or its host; anything else is not this service. */
@@ -37,14 +36,14 @@ function siteHost(index: CatalogIndex, site: unknown): string {
   if (site === undefined || site === null || site === '') return url.host;
   const given = typeof site === 'string' ? site.trim().replace(/\/+$/, '').toLowerCase() : undefined;
   const accepted = [index.catalog.site.name, url.origin + index.catalog.base, url.host + index.catalog.base, url.host].map((s) => s.toLowerCase());
-  if (given === undefined || !accepted.includes(given)) throw new AskError(`This service answers only for its own site (${url.host}); leave "site" out or use that.`);
+  if (given === undefined || !accepted.includes(given)) throw errors.invalidRequest(`This service answers only for its own site (${url.host}); leave "site" out or use that.`);
   return url.host;
 }
 
 export function ask(index: CatalogIndex, source: SearchSource, input: AskInput): AskAnswer {
   const query = typeof input.query === 'string' ? input.query.trim() : '';
-  if (!query) throw new AskError('"query" is required: a non-blank question or keywords.');
-  if ([...query].length > QUERY_MAX_CHARS) throw new AskError(`"query" is limited to ${QUERY_MAX_CHARS} characters.`);
+  if (!query) throw errors.invalidRequest('"query" is required: a non-blank question or keywords.');
+  if ([...query].length > QUERY_MAX_CHARS) throw errors.invalidRequest(`"query" is limited to ${QUERY_MAX_CHARS} characters.`);
   const site = siteHost(index, input.site);
   const lang = detectLanguage(query);
   const words = tokens(lang, query);

@@ -41,6 +41,7 @@ export const errors = {
     }),
   badParameter: (name: string, expected: string) =>
     new FolioError('BAD_PARAMETER', `Invalid ?${name}= parameter: expected ${expected}.`),
+  invalidRequest: (message: string) => new FolioError('BAD_PARAMETER', message),
   missingQuery: () =>
     new FolioError('BAD_PARAMETER', 'The ?q= parameter is required: give a non-blank search query.'),
   notFound: (what: string, slug: string) => new FolioError('NOT_FOUND', `${what} "${slug}" not found.`),

@@ -36,7 +36,6 @@ const jsonError = (status: number, error: string, headers: Record<string, string
   });
 
 const isJson = (response: Response) => /[/+]json\b/.test(response.headers.get('content-type') ?? '');
-const isApiPath = (path: string) => /^(\/sandbox)?\/(api|mcp)(\/|$)/.test(path);
 
 function clientKey(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
@@ -73,7 +72,7 @@ export function createFrontServer(deps: FrontServerDeps) {
     const file = await deps.files.serve(path, new URL(request.url).search);
     if (file && (method === 'GET' || method === 'HEAD')) return file;
     if (file) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
-    if (isApiPath(path)) return jsonError(404, 'Not found');
+    // API paths never get here: the function layer answers their 404 as JSON.
     return 'pages';
   }
 

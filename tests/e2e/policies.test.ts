@@ -105,7 +105,7 @@ describe('caching', () => {
 
 describe('not found, methods, bodies, paths', () => {
   test('unknown API path: JSON 404; unknown page: HTML 404 page', async () => {
-    for (const path of ['/api/nope', '/api/posts/a/b', '/mcp/v1/nope', '/sandbox/api/nope']) {
+    for (const path of ['/api/nope', '/api/posts/a/b', '/mcp', '/mcp/v1/nope', '/sandbox/api/nope', '/sandbox/mcp']) {
       const r = await get(site.url, path);
       assert.equal(r.status, 404, path);
       assert.deepEqual(r.json, { error: 'Not found' });
@@ -189,6 +189,21 @@ describe('rate limit enforcement', () => {
       assert.equal(typeof last!.json.error, 'string');
     } finally {
       await limited.stop();
+    }
+  });
+
+  test('TRUST_PROXY counts clients by X-Forwarded-For; without it the header is ignored', async () => {
+    for (const trust of [true, false]) {
+      const limited = await startServer({ RATE_LIMIT: '2', ...(trust ? { TRUST_PROXY: '1' } : {}) });
+      try {
+        const from = (ip: string) => get(limited.url, '/api/site', { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
+        assert.equal((await from('203.0.113.1')).status, 200);
+        assert.equal((await from('203.0.113.1')).status, 200);
+        assert.equal((await from('203.0.113.1')).status, 429, 'the same client is limited');
+        assert.equal((await from('203.0.113.2')).status, trust ? 200 : 429, trust ? 'another forwarded client has its own window' : 'a forged header does not escape the limit');
+      } finally {
+        await limited.stop();
+      }
     }
   });
 
