@@ -22,7 +22,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(3)} ms  p95 ${pct(xs, 95).toFixed(3)} ms  p99 ${pct(xs, 99).toFixed(3)} ms`;
 
 if (!existsSync(content)) await writeCorpus(content, count, 'content/posts/tidal-energy/figure-1.jpg');
-if (!existsSync(`${bundle}/search/en.index.json`) || process.env.REBUILD) {
+if (!existsSync(`${bundle}/search/en.index.bin`) || process.env.REBUILD) {
   console.log(`building the search bundle for ${count} x 14 ...`);
   await buildBundle({ contentDir: content, outDir: bundle, base: '', cacheDir: `${WORK}/cache` });
 }

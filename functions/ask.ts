@@ -1,7 +1,7 @@
 import type { AskInput } from '../src/core/ask.ts';
 import { FolioError } from '../src/core/errors.ts';
 import type { RequestContext } from './context.ts';
-import { json } from './http.ts';
+import { json, readJson } from './http.ts';
 import type { Route } from './routes.ts';
 import { sseResponse } from './sse.ts';
 
@@ -24,13 +24,8 @@ function fromBody(body: unknown): AskRequest | string {
 
 async function readAsk(ctx: RequestContext): Promise<AskRequest | string> {
   if (ctx.request.method === 'POST') {
-    let body: unknown;
-    try {
-      body = JSON.parse(await ctx.request.text());
-    } catch {
-      return 'The body is not valid JSON.';
-    }
-    return fromBody(body);
+    const body = await readJson(ctx.request);
+    return body ? fromBody(body.value) : 'The body is not valid JSON.';
   }
   const p = ctx.url.searchParams;
   const streaming = p.get('streaming');

@@ -1,5 +1,6 @@
 import type { Core } from '../src/core/index.ts';
 import type { StreamCounter } from './sse.ts';
+import type { LegacySession } from './mcp-sse.ts';
 
 /** What a function sees: the content root it serves, and the host's capabilities. */
 export interface Root {
@@ -23,9 +24,22 @@ export interface Host {
   version: string;
   /** Open event streams, so a disconnect can be seen to free the server. */
   streams: StreamCounter;
+  /** Open MCP legacy SSE sessions by id. */
+  mcpSessions: Map<string, LegacySession>;
+  /** Browser origins allowed to use MCP besides the site and loopback ('*' for any). */
+  mcpAllowedOrigins: string[];
 }
 
-export interface RequestContext {
+/** What the front server lends a request beyond the request itself. */
+export interface Capabilities {
+  /** Counts `cost` more requests against the client's rate limit; false when over it. Absent: no limit. */
+  charge?: (cost: number) => boolean;
+}
+
+/** The function layer itself: lets a surface (batch) answer sub-requests in-process. */
+export type Dispatch = (request: Request, pathname: string, capabilities?: Capabilities) => Promise<Response | undefined>;
+
+export interface RequestContext extends Capabilities {
   request: Request;
   url: URL;
   root: Root;
@@ -33,6 +47,7 @@ export interface RequestContext {
   path: string;
   params: Record<string, string>;
   host: Host;
+  dispatch: Dispatch;
 }
 
 export type Handler = (ctx: RequestContext) => Response | undefined | Promise<Response | undefined>;

@@ -35,3 +35,12 @@ export async function answer(compute: () => unknown | Promise<unknown>): Promise
     throw e;
   }
 }
+
+/** A request's JSON body, or undefined when it is not JSON (the caller words the 400). */
+export async function readJson(request: Request): Promise<{ value: unknown } | undefined> {
+  try {
+    return { value: JSON.parse(await request.text()) };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,8 +1,10 @@
-import type { Handler, Host, RequestContext, Root } from './context.ts';
+import type { Capabilities, Dispatch, Handler, Host, RequestContext, Root } from './context.ts';
 import { apiIndexRoute, apiRoutes } from './api.ts';
 import { negotiatePost } from './negotiate-post.ts';
 import { searchRoutes } from './search.ts';
 import { askRoutes } from './ask.ts';
+import { batchRoutes } from './batch.ts';
+import { mcpRoutes } from './mcp.ts';
 import { json, notFoundJson, redirect } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 
@@ -32,6 +34,8 @@ routes.push(
   ...apiRoutes,
   ...searchRoutes,
   ...askRoutes,
+  ...batchRoutes,
+  ...mcpRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
@@ -76,8 +80,8 @@ function rootFor(host: Host, pathname: string): { root: Root; path: string } {
  * The function layer: `(Request) => Response`, or undefined when the path belongs to the
  * static files. Unknown API paths get the JSON 404 here; a known path with another method, 405.
  */
-export function createFunctions(host: Host) {
-  return async function handle(request: Request, pathname: string): Promise<Response | undefined> {
+export function createFunctions(host: Host): Dispatch {
+  return async function handle(request: Request, pathname: string, capabilities: Capabilities = {}): Promise<Response | undefined> {
     const url = new URL(request.url);
     const { root, path } = rootFor(host, pathname);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
@@ -90,7 +94,7 @@ export function createFunctions(host: Host) {
         allowed.add(routeMethod);
         continue;
       }
-      const ctx: RequestContext = { request, url, root, path, params, host };
+      const ctx: RequestContext = { ...capabilities, request, url, root, path, params, host, dispatch: handle };
       const response = await route.handler(ctx);
       if (response) return response;
     }

@@ -2,10 +2,15 @@ import { signPayload } from './signing.ts';
 import { FORMATS } from '../src/core/formats.ts';
 
 /**
- * Server-Sent Events over a Web stream (Hono's streamSSE): every event has an `id:`, JSON data
- * signed with the root's secret; a failure ends with an `error` event; a client that leaves
- * aborts the work through `signal`.
+ * Server-Sent Events over a Web stream (Hono's streamSSE). `eventStream` frames events with an
+ * `id:` and ends the work when the client leaves; `sseResponse` adds the signed JSON payloads
+ * and the closing `error` event of Folio's search and /ask streams.
  */
+export interface FrameWriter {
+  write(event: string, data: string): Promise<void>;
+  signal: AbortSignal;
+}
+
 export interface EventSender {
   send(event: string, data: Record<string, unknown>): Promise<void>;
   signal: AbortSignal;
@@ -17,28 +22,23 @@ export interface StreamCounter {
 
 const encoder = new TextEncoder();
 
-export function sseResponse(request: Request, secret: string, counter: StreamCounter, run: (out: EventSender) => Promise<void>): Response {
+export function eventStream(request: Request, counter: StreamCounter, run: (out: FrameWriter) => Promise<void>): Response {
   const abort = new AbortController();
   request.signal.addEventListener('abort', () => abort.abort(), { once: true });
   let id = 0;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       counter.active++;
-      const send = async (event: string, data: Record<string, unknown>) => {
+      const write = async (event: string, data: string) => {
         if (abort.signal.aborted) throw abort.signal.reason;
-        if (/[\r\n]/.test(event)) throw new Error('event names cannot contain line breaks');
-        const signed = await signPayload(data, secret);
+        if (/[\r\n]/.test(event) || /[\r\n]/.test(data)) throw new Error('event names and data cannot contain line breaks');
         id++;
-        controller.enqueue(encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(signed)}\n\n`));
+        controller.enqueue(encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${data}\n\n`));
         // Yield so a disconnect is noticed between events.
         await new Promise((resolve) => setTimeout(resolve, 0));
       };
       try {
-        await run({ send, signal: abort.signal });
-      } catch (e) {
-        if (!abort.signal.aborted) {
-          await send('error', { message: e instanceof Error ? e.message : String(e) }).catch(() => {});
-        }
+        await run({ write, signal: abort.signal });
       } finally {
         counter.active--;
         try {
@@ -54,5 +54,16 @@ export function sseResponse(request: Request, secret: string, counter: StreamCou
   });
   return new Response(stream, {
     headers: { 'content-type': FORMATS.eventStream.contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+  });
+}
+
+export function sseResponse(request: Request, secret: string, counter: StreamCounter, run: (out: EventSender) => Promise<void>): Response {
+  return eventStream(request, counter, async ({ write, signal }) => {
+    const send = async (event: string, data: Record<string, unknown>) => write(event, JSON.stringify(await signPayload(data, secret)));
+    try {
+      await run({ send, signal });
+    } catch (e) {
+      if (!signal.aborted) await send('error', { message: e instanceof Error ? e.message : String(e) }).catch(() => {});
+    }
   });
 }

@@ -4,10 +4,11 @@ import { availableLanguages } from '../core/availability.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { Catalog } from '../core/types.ts';
 import { createIndex, exportIndex, indexText } from '../search/search-index.ts';
+import { encodeIndex } from '../search/index-codec.ts';
 
 /**
  * One exported FlexSearch index per language over the posts available in it (by the site's
- * stale policy), its sorted vocabulary, and each entry's plain text for snippets.
+ * stale policy) in the compact form of index-codec.ts, its sorted vocabulary, and each entry's plain text for snippets.
  */
 export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Map<string, string>>, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -27,8 +28,11 @@ export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Ma
       index.add({ id, head: indexText(lang, head), all });
       bodies[post.slug] = body;
     }
-    await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(await exportIndex(index)));
+    const words = [...vocabulary].sort();
+    const { header, data } = encodeIndex(await exportIndex(index), words);
+    await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(header));
+    await writeFile(join(dir, `${lang}.index.bin`), data);
     await writeFile(join(dir, `${lang}.texts.json`), JSON.stringify(bodies));
-    await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify([...vocabulary].sort()));
+    await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
   }
 }

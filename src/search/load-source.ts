@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { SearchSource } from '../core/types.ts';
 import { importIndex, query, type LanguageSearch } from './search-index.ts';
+import { decodeIndex, type IndexHeader } from './index-codec.ts';
 
 /**
  * Imports every language's prebuilt index (no re-indexing at start-up). Snippet texts are
@@ -16,8 +17,13 @@ export async function loadSearchSource(dir: string, slugs: readonly string[]): P
   const texts = new Map<string, Record<string, string>>();
   await Promise.all(
     LANGUAGE_CODES.map(async (lang) => {
-      const [index, vocabulary] = await Promise.all(['index', 'vocabulary'].map((kind) => readFile(join(dir, `${lang}.${kind}.json`), 'utf8')));
-      indexes.set(lang, { lang, index: importIndex(JSON.parse(index!) as Record<string, unknown>), vocabulary: JSON.parse(vocabulary!) as string[] });
+      const [header, data, words] = await Promise.all([
+        readFile(join(dir, `${lang}.index.json`), 'utf8'),
+        readFile(join(dir, `${lang}.index.bin`)),
+        readFile(join(dir, `${lang}.vocabulary.json`), 'utf8'),
+      ]);
+      const vocabulary = JSON.parse(words) as string[];
+      indexes.set(lang, { lang, index: importIndex(decodeIndex(JSON.parse(header) as IndexHeader, data, vocabulary)), vocabulary });
     }),
   );
   return {

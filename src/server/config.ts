@@ -9,6 +9,8 @@ export interface ServerConfig {
   distRoot: string;
   /** Key for event signatures; a random one per start when unset. */
   signingSecret: string | undefined;
+  /** Browser origins allowed to use MCP besides the site and loopback. */
+  mcpAllowedOrigins: string[];
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -29,5 +31,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimit: int(env, 'BODY_LIMIT', 64 * 1024, 1),
     distRoot: env.FOLIO_DIST_ROOT ?? process.cwd(),
     signingSecret: env.EVENT_SIGNING_SECRET || undefined,
+    mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   };
 }

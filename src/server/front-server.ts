@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createFunctions } from '../../functions/routes.ts';
-import type { Host } from '../../functions/context.ts';
+import type { Capabilities, Host } from '../../functions/context.ts';
 import { BodyTooLarge, toWebRequest, webHeaders, writeResponse } from './node-bridge.ts';
 import { CORS_HEADERS, preflight } from './policies/cors.ts';
 import { rejectBearer } from './policies/bearer.ts';
 import { etagOf, matchesIfNoneMatch, RETAINED_304_HEADERS } from './policies/etag.ts';
 import { rateHeaders, tooManyRequests, type RateDecision, type RateLimiter } from './policies/rate-limit.ts';
-import { safePath } from './policies/request-path.ts';
+import { safePath } from '../../functions/request-path.ts';
 import type { ServerConfig } from './config.ts';
 import type { staticFiles } from './static-files.ts';
 
@@ -54,7 +54,7 @@ export function createFrontServer(deps: FrontServerDeps) {
   const functions = createFunctions(deps.host);
   const log = deps.log ?? ((m: string) => console.error(m));
 
-  async function route(req: IncomingMessage, headers: Headers, path: string, signal: AbortSignal, rate: RateDecision | undefined): Promise<Response | 'pages'> {
+  async function route(req: IncomingMessage, headers: Headers, path: string, signal: AbortSignal, rate: RateDecision | undefined, capabilities: Capabilities): Promise<Response | 'pages'> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return preflight();
     const bearer = rejectBearer(headers.get('authorization'), deps.siteUrl);
@@ -67,7 +67,7 @@ export function createFrontServer(deps: FrontServerDeps) {
       if (e instanceof BodyTooLarge) return jsonError(413, `Request body too large: the limit is ${deps.config.bodyLimit} bytes.`);
       throw e;
     }
-    const answered = await functions(request, path);
+    const answered = await functions(request, path, capabilities);
     if (answered) return answered;
     const file = await deps.files.serve(path, new URL(request.url).search);
     if (file && (method === 'GET' || method === 'HEAD')) return file;
@@ -81,13 +81,17 @@ export function createFrontServer(deps: FrontServerDeps) {
     res.once('close', () => controller.abort());
     const method = req.method ?? 'GET';
     const headOnly = method === 'HEAD';
-    const rate = method === 'OPTIONS' ? undefined : deps.limiter?.hit(clientKey(req, deps.config.trustProxy));
+    const limiter = method === 'OPTIONS' ? undefined : deps.limiter;
+    const key = clientKey(req, deps.config.trustProxy);
+    let rate = limiter?.hit(key);
+    // A batch counts each of its sub-requests too; the headers report the window after them.
+    const capabilities: Capabilities = limiter ? { charge: (cost) => (rate = limiter.hit(key, cost)).allowed } : {};
     for (const [k, v] of Object.entries({ ...CORS_HEADERS, ...SECURITY_HEADERS })) res.setHeader(k, v);
     let response: Response | 'pages';
     try {
       const path = safePath(req.url ?? '/');
       const headers = webHeaders(req);
-      response = path === undefined ? jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.') : await route(req, headers, path, controller.signal, rate);
+      response = path === undefined ? jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.') : await route(req, headers, path, controller.signal, rate, capabilities);
       if (response === 'pages') {
         res.setHeader('vary', 'Accept');
         res.setHeader('cache-control', 'no-store');

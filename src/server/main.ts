@@ -26,7 +26,7 @@ const roots = await Promise.all(
   })),
 );
 const files = staticFiles(join(config.distRoot, DIST.client));
-const host: Host = { roots, assets: files.assets, hostname: hostname(), version: pkg.version, streams: { active: 0 } };
+const host: Host = { roots, assets: files.assets, hostname: hostname(), version: pkg.version, streams: { active: 0 }, mcpSessions: new Map(), mcpAllowedOrigins: config.mcpAllowedOrigins };
 const astro = (await import(pathToFileURL(join(config.distRoot, DIST.server, 'entry.mjs')).href)) as { handler: Parameters<typeof createFrontServer>[0]['pages'] };
 const handle = createFrontServer({
   config,

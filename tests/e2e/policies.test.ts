@@ -105,7 +105,7 @@ describe('caching', () => {
 
 describe('not found, methods, bodies, paths', () => {
   test('unknown API path: JSON 404; unknown page: HTML 404 page', async () => {
-    for (const path of ['/api/nope', '/api/posts/a/b', '/mcp', '/mcp/v1/nope', '/sandbox/api/nope', '/sandbox/mcp']) {
+    for (const path of ['/api/nope', '/api/posts/a/b', '/mcp/nope', '/mcp/v1/nope', '/sandbox/api/nope', '/sandbox/mcp/nope']) {
       const r = await get(site.url, path);
       assert.equal(r.status, 404, path);
       assert.deepEqual(r.json, { error: 'Not found' });

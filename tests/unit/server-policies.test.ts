@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { safePath } from '../../src/server/policies/request-path.ts';
+import { safePath } from '../../functions/request-path.ts';
 import { memoryRateLimiter } from '../../src/server/policies/rate-limit.ts';
 import { etagOf, matchesIfNoneMatch } from '../../src/server/policies/etag.ts';
 import { rejectBearer } from '../../src/server/policies/bearer.ts';

@@ -1,0 +1,85 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { FolioError } from '../core/errors.ts';
+import type { Core } from '../core/index.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../core/languages.ts';
+import { markdownDocument } from '../core/markdown-document.ts';
+import { absolute, paths } from '../core/urls.ts';
+import { TOOLS, toolDescriptors } from './tools.ts';
+
+/**
+ * An MCP server over one content root: the three tools, and every available post-language
+ * as a Markdown resource addressed by its page URL. Built per request (stateless HTTP) or per
+ * session (legacy SSE); it holds nothing but the core.
+ */
+export const RESOURCES_PAGE = 100;
+
+export function createMcpServer(core: Core, version: string): Server {
+  const { catalog } = core;
+  const server = new Server(
+    { name: catalog.site.name, title: `${catalog.site.name} (Folio)`, version },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: `Read-only essays in ${LANGUAGE_CODES.length} languages. search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them. ${catalog.site.attribution}`,
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDescriptors() }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+    return tool.run(core, request.params.arguments ?? {});
+  });
+
+  const entries = core.index.catalog.posts.flatMap((post) =>
+    (core.index.available.get(post) ?? []).map((lang) => ({ post, lang, entry: post.entries[lang]! })),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+    const start = Number(request.params?.cursor ?? 0);
+    if (!Number.isInteger(start) || start < 0) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor.');
+    const slice = entries.slice(start, start + RESOURCES_PAGE);
+    return {
+      resources: slice.map(({ post, lang, entry }) => ({
+        uri: absolute(catalog, paths.post(catalog, post.slug, lang)),
+        name: lang === DEFAULT_LANGUAGE ? post.slug : `${lang}/${post.slug}`,
+        title: entry.title,
+        ...(entry.summary ? { description: entry.summary } : {}),
+        mimeType: 'text/markdown',
+      })),
+      ...(start + RESOURCES_PAGE < entries.length ? { nextCursor: String(start + RESOURCES_PAGE) } : {}),
+    };
+  });
+
+  const origin = absolute(catalog, catalog.base);
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      { uriTemplate: `${origin}/{slug}`, name: 'post', title: 'A post in English (Markdown)', mimeType: 'text/markdown' },
+      { uriTemplate: `${origin}/{lang}/{slug}`, name: 'translated-post', title: 'A post in another language (Markdown)', mimeType: 'text/markdown' },
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    const parts = uri.startsWith(`${origin}/`) ? uri.slice(origin.length + 1).split('/') : [];
+    const [lang, slug] = parts.length === 2 ? parts : [DEFAULT_LANGUAGE, parts[0]];
+    if (!slug || parts.length > 2) throw new McpError(-32002, `Resource not found: ${uri}`);
+    try {
+      const body = await core.posts.get(slug, new URLSearchParams({ lang: lang! }));
+      return { contents: [{ uri, mimeType: 'text/markdown', text: markdownDocument(body) }] };
+    } catch (e) {
+      if (e instanceof FolioError) throw new McpError(-32002, `Resource not found: ${e.message}`, { uri });
+      throw e;
+    }
+  });
+
+  return server;
+}

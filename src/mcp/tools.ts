@@ -1,0 +1,129 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { FolioError } from '../core/errors.ts';
+import type { Core } from '../core/index.ts';
+import { markdownDocument } from '../core/markdown-document.ts';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
+import type { Collection } from '../core/posts.ts';
+import type { SearchBody } from '../core/search.ts';
+import { collection, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
+
+/**
+ * The MCP tools: each maps its arguments to the query string of the REST endpoint it mirrors
+ * and returns that endpoint's envelope as `structuredContent`, so the core validates and
+ * answers exactly as it does for REST. Bad arguments become `isError` results.
+ */
+export type ToolResult = CallToolResult;
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  /** The REST request this tool mirrors, for the docs. */
+  rest: string;
+  inputSchema: Schema;
+  outputSchema: Schema;
+  example: Record<string, unknown>;
+  run(core: Core, args: Record<string, unknown>): Promise<ToolResult>;
+}
+
+const input = (properties: Record<string, Schema>, required: string[] = []): Schema => ({ type: 'object', properties, required, additionalProperties: false });
+const lang: Schema = { ...languageCode, description: 'Language of the content (default en; case-insensitive)' };
+const fallback: Schema = { type: 'string', enum: ['en'], description: 'Fill posts unavailable in lang with the English original' };
+const page: Schema = { type: 'integer', minimum: 1, default: 1, description: 'Page number' };
+const perPage: Schema = { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT, description: 'Items per page' };
+const slug: Schema = { type: 'string', pattern: '^[a-z0-9-]+$', description: 'Term slug' };
+
+/** Tool arguments as the query string the REST endpoint would get; the core validates them. */
+function params(args: Record<string, unknown>, names: string[]): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const name of names) {
+    const value = args[name];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' && typeof value !== 'number') throw new FolioError('BAD_PARAMETER', `Argument "${name}" must be a string or a number.`);
+    out.set(name, String(value));
+  }
+  return out;
+}
+
+const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
+
+const listing = (body: Collection | SearchBody, heading: string) =>
+  [heading, ...body.data.map((p, i) => `${i + 1}. ${p.title} (${p.date.slice(0, 10)}, ${p.language})\n   ${p.url}\n   ${'snippet' in p ? p.snippet : p.summary ?? ''}`)].join('\n');
+
+async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof FolioError) return { content: text(e.message), isError: true };
+    throw e;
+  }
+}
+
+const structured = (body: object) => body as Record<string, unknown>;
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'list_posts',
+    title: 'List posts',
+    description: 'Post summaries, newest first, in one language; optionally only a category or a tag. Same answer as GET /api/posts (or /api/categories/{slug}, /api/tags/{slug}).',
+    rest: 'GET /api/posts',
+    inputSchema: input({ page, per_page: perPage, lang, fallback, category: slug, tag: slug }),
+    outputSchema: collection,
+    example: { lang: 'fr', per_page: 3 },
+    run: (core, args) =>
+      guarded(async () => {
+        if (args.category !== undefined && args.tag !== undefined) throw new FolioError('BAD_PARAMETER', 'Give "category" or "tag", not both.');
+        const query = params(args, ['page', 'per_page', 'lang', 'fallback']);
+        const term = args.category ?? args.tag;
+        if (term !== undefined && typeof term !== 'string') throw new FolioError('BAD_PARAMETER', 'A category or tag must be a slug string.');
+        const body = term === undefined ? core.posts.list(query) : core.terms.posts(args.category !== undefined ? 'categories' : 'tags', term, query);
+        const { page: at, total_pages, total } = body.pagination;
+        return { content: text(listing(body, `Posts (page ${at} of ${total_pages}, ${total} in all, language ${body.meta.language}):`)), structuredContent: structured(body) };
+      }),
+  },
+  {
+    name: 'get_post',
+    title: 'Get a post',
+    description: 'One post with its full body (HTML and Markdown), links, media and outline. Same answer as GET /api/posts/{slug}. An unavailable translation is an error naming the fallback.',
+    rest: 'GET /api/posts/{slug}',
+    inputSchema: input({ slug: { type: 'string', pattern: '^[a-z0-9-]+$', description: 'Post slug' }, lang, fallback }, ['slug']),
+    outputSchema: single,
+    example: { slug: 'the-slow-web', lang: 'es' },
+    run: (core, args) =>
+      guarded(async () => {
+        if (typeof args.slug !== 'string') throw new FolioError('BAD_PARAMETER', 'Argument "slug" (a string) is required.');
+        const body = await core.posts.get(args.slug, params(args, ['lang', 'fallback']));
+        return { content: text(markdownDocument(body)), structuredContent: structured(body) };
+      }),
+  },
+  {
+    name: 'search_posts',
+    title: 'Search posts',
+    description: 'Full-text search in one language, most relevant first, with snippets; quoted words match as a phrase. Same answer as GET /api/search.',
+    rest: 'GET /api/search',
+    inputSchema: input(
+      { query: { type: 'string', minLength: 1, maxLength: QUERY_MAX_CHARS, description: 'Search words ("quoted words" match as a phrase)' }, lang, fallback, page, per_page: perPage },
+      ['query'],
+    ),
+    outputSchema: searchBody,
+    example: { query: 'tide', lang: 'en' },
+    run: (core, args) =>
+      guarded(async () => {
+        const query = params(args, ['lang', 'fallback', 'page', 'per_page']);
+        if (args.query !== undefined) query.set('q', params(args, ['query']).get('query')!);
+        const { body } = core.search(query);
+        return { content: text(listing(body, `${body.total} results for "${body.query}" (language ${body.meta.language}):`)), structuredContent: structured(body) };
+      }),
+  },
+];
+
+/** The tools as `tools/list` describes them (JSON Schema proper, not OpenAPI's dialect). */
+export const toolDescriptors = () =>
+  TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: toJsonSchema(t.inputSchema) as Schema,
+    outputSchema: toJsonSchema(t.outputSchema) as Schema,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }));

@@ -1,0 +1,205 @@
+import { LANGUAGE_CODES } from '../core/languages.ts';
+
+/**
+ * JSON Schemas of every body the service returns, written once in the OpenAPI 3.0 dialect
+ * (`nullable`). OpenAPI components, MCP output schemas and the contract tests all read these,
+ * so a field added to the core without a schema fails a test instead of drifting.
+ * Objects are closed (`additionalProperties: false`): an undocumented field is an error.
+ */
+export type Schema = Record<string, unknown>;
+
+const str = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
+const int = (description?: string, minimum?: number): Schema => ({ type: 'integer', ...(minimum !== undefined ? { minimum } : {}), ...(description ? { description } : {}) });
+const bool = (description?: string): Schema => ({ type: 'boolean', ...(description ? { description } : {}) });
+const uri = (description?: string): Schema => ({ ...str(description), format: 'uri' });
+const time = (description?: string): Schema => ({ ...str(description), format: 'date-time' });
+const array = (items: Schema, description?: string): Schema => ({ type: 'array', items, ...(description ? { description } : {}) });
+
+/** A closed object: every property listed, `required` those named. */
+export function object(properties: Record<string, Schema>, required: string[] = Object.keys(properties), description?: string): Schema {
+  return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
+}
+
+export const languageCode: Schema = { type: 'string', enum: [...LANGUAGE_CODES], description: 'A language code' };
+
+const translationMeta = object(
+  {
+    automated: bool('Made by machine translation'),
+    provider: { type: 'string', nullable: true, description: 'Translation provider, null for a fallback' },
+    source_language: str('Always "en"'),
+    target_language: languageCode,
+    verified: bool('Checked by a person'),
+    stale: bool('The English source changed after this translation was made'),
+    fallback_used: bool('English content returned for an unavailable translation'),
+  },
+  undefined,
+  'Present on translated or fallback content; absent on English items',
+);
+
+const summaryProperties: Record<string, Schema> = {
+  slug: { type: 'string', pattern: '^[a-z0-9-]+$', description: 'URL identifier of the post' },
+  title: str(),
+  date: time('Publication date'),
+  modified: time('Last modification'),
+  author: str(),
+  summary: str('Short summary; may be absent'),
+  url: uri('Canonical page of the post in the returned language'),
+  featured_image: { type: 'string', nullable: true, description: 'Path of the featured image, null when none' },
+  categories: array(str(), 'Category names'),
+  tags: array(str(), 'Tag names'),
+  language: languageCode,
+  is_translation: bool('False for English and for fallback content'),
+  translations_available: array(languageCode, 'Other languages the post is available in'),
+  english_url: uri('The English page'),
+  translation: translationMeta,
+};
+const summaryRequired = ['slug', 'title', 'date', 'author', 'url', 'featured_image', 'categories', 'tags', 'language', 'is_translation', 'translations_available', 'english_url'];
+
+export const postSummary = object(summaryProperties, summaryRequired, 'A post without its body');
+
+export const searchHit = object(
+  { ...summaryProperties, snippet: str('Plain text around the best match; "…" where cut') },
+  [...summaryRequired, 'snippet'],
+  'A post summary with the search snippet',
+);
+
+export const postDetail = object(
+  {
+    ...summaryProperties,
+    content_html: str('Rendered HTML body'),
+    content_markdown: str('Markdown body'),
+    reading_time: int('Estimated minutes (words/230; characters/500 for zh, ja, ko)', 1),
+    links: array(uri(), 'Every external http(s) URL in the body, in order'),
+    media: array(object({ type: { type: 'string', enum: ['image', 'video'] }, src: uri() }), 'Images and videos in the body'),
+    structure: object({ sections: array(object({ level: { type: 'integer', minimum: 2, maximum: 4 }, text: str() })) }, undefined, 'Heading outline (h2 to h4)'),
+  },
+  [...summaryRequired, 'content_html', 'content_markdown', 'reading_time', 'links', 'media', 'structure'],
+  'A post with its body',
+);
+
+export const responseMeta = object(
+  {
+    language: languageCode,
+    source_language: str('Always "en"'),
+    is_translation: bool('Any returned item is a translation'),
+    automated_translation: bool('Any returned item is an automated translation'),
+    disclaimer: str('Present whenever an item is an automated translation'),
+    available_languages: array(languageCode, 'For a detail, the languages of this post; for lists, languages with at least one post'),
+  },
+  ['language', 'source_language', 'is_translation', 'available_languages'],
+);
+
+export const pagination = object({ page: int(undefined, 1), per_page: int(undefined, 1), total: int(undefined, 0), total_pages: int(undefined, 0) });
+
+const attribution = str('Please cite the site as the source');
+
+export const collection = object({ attribution, data: array(postSummary), pagination, meta: responseMeta }, undefined, 'A page of post summaries');
+
+export const single = object({ attribution, data: postDetail, meta: responseMeta }, undefined, 'One post with its body');
+
+export const imageRecord = object({
+  type: { type: 'string', enum: ['image'] },
+  url: str('Image path'),
+  title: str(),
+  description: str(),
+  width: int('Pixels', 1),
+  height: int('Pixels', 1),
+  post_slug: str(),
+  post_url: uri(),
+  post_title: str(),
+});
+
+export const searchBody = object(
+  {
+    attribution,
+    data: array(searchHit),
+    meta: responseMeta,
+    query: str('The query, echoed'),
+    total: int('All matches', 0),
+    images: array(imageRecord, 'Images of the returned results'),
+    total_images: int('Images of all matches', 0),
+  },
+  undefined,
+  'Search results, most relevant first (no pagination block)',
+);
+
+export const taxonomyList = object({ attribution, data: array(object({ slug: str(), name: str(), count: int('Posts available in the language', 0) })) });
+
+export const languages = object({
+  attribution,
+  default_language: languageCode,
+  total_languages: int(),
+  translated_languages: int('Non-English languages with at least one available post'),
+  languages: array(
+    object({ code: languageCode, native_name: str(), name: str(), dir: { type: 'string', enum: ['ltr', 'rtl'] }, html_lang: str(), hreflang: str(), site_url: uri(), api_url: uri(), feed_url: uri() }),
+  ),
+});
+
+export const site = object({ name: str(), description: str(), author: str(), url: uri(), post_count: int('English posts', 0), attribution });
+
+export const product = object({
+  attribution,
+  title: str(),
+  description: str(),
+  format: str(),
+  price_usd: { type: 'number' },
+  currency: str(),
+  landing_url: str(),
+  download_url: str(),
+  api_url: uri(),
+});
+
+export const status = object(
+  { status: str('"ok"'), service: str(), timestamp: time(), host: str(), version: str(), active_streams: int('Open event streams', 0) },
+  ['status', 'service', 'timestamp', 'host'],
+);
+
+export const apiIndex = object({
+  attribution,
+  name: str(),
+  version: str(),
+  base_url: uri(),
+  endpoints: array(object({ method: str(), path: str(), summary: str() })),
+});
+
+export const askAnswer = object(
+  {
+    status: { type: 'string', enum: ['success'] },
+    query: str(),
+    site: str('The host this answer is about'),
+    language: languageCode,
+    response: array(object({ url: uri(), name: str('Post title'), description: str('Summary, else the best snippet'), date: time() })),
+  },
+  ['status', 'query', 'response'],
+);
+
+export const askError = object({ status: { type: 'string', enum: ['error'] }, error: str() });
+
+export const error = object({ error: str('What went wrong') }, ['error']);
+
+export const languageError = object({ error: str(), supported_languages: array(languageCode) });
+
+export const translationUnavailable = object(
+  {
+    error: str(),
+    slug: str(),
+    language: languageCode,
+    status: { type: 'string', enum: ['missing', 'stale'] },
+    english_url: uri(),
+    fallback_url: uri('The same request with fallback=en'),
+  },
+  ['error', 'slug', 'language'],
+);
+
+export const batchResult = object({
+  results: array(object({ path: str(), status: int(), body: { type: 'object', description: 'What the same GET returns alone' } })),
+});
+
+/** OpenAPI's `nullable` as JSON Schema proper (MCP output schemas, Ajv in strict JSON Schema mode). */
+export function toJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const { nullable, ...rest } = schema as Record<string, unknown>;
+  const out = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, k === 'enum' || k === 'required' ? v : toJsonSchema(v)]));
+  return nullable === true && typeof out.type === 'string' ? { ...out, type: [out.type, 'null'] } : out;
+}
