@@ -10,6 +10,8 @@ export interface Root {
   core: Core;
   /** Key for event signatures (the sandbox's is published). */
   signingSecret: string;
+  /** The key is public (documented), so the guides may print it. */
+  signingKeyPublished: boolean;
 }
 
 /** The host's static files (Cloudflare's ASSETS binding, a local folder...). */
@@ -28,6 +30,8 @@ export interface Host {
   mcpSessions: Map<string, LegacySession>;
   /** Browser origins allowed to use MCP besides the site and loopback ('*' for any). */
   mcpAllowedOrigins: string[];
+  /** Limits the guides print. */
+  limits: { rateLimit: number; rateWindowSeconds: number; bodyLimit: number };
 }
 
 /** What the front server lends a request beyond the request itself. */

@@ -5,6 +5,7 @@ import { searchRoutes } from './search.ts';
 import { askRoutes } from './ask.ts';
 import { batchRoutes } from './batch.ts';
 import { mcpRoutes } from './mcp.ts';
+import { discoveryRoutes } from './discovery.ts';
 import { json, notFoundJson, redirect } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 
@@ -36,6 +37,7 @@ routes.push(
   ...askRoutes,
   ...batchRoutes,
   ...mcpRoutes,
+  ...discoveryRoutes(() => routes),
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },

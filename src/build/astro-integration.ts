@@ -7,11 +7,12 @@ import { DIST, ROOTS } from './roots.ts';
 import { emitFeeds } from './emit/feeds.ts';
 import { emitSitemap } from './emit/sitemap.ts';
 import { emitStaticApi } from './emit/static-api.ts';
+import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 
 /**
  * After Astro has written the pages, write what is not a page from the bundles: static API
- * JSON, Markdown twins, feeds, sitemaps and media (DESIGN.md: emitters, not 14,000 endpoints).
+ * JSON, Markdown twins, feeds, sitemaps, agent skills and media (DESIGN.md: emitters, not 14,000 endpoints).
  */
 export function folioEmitter(): AstroIntegration {
   return {
@@ -25,6 +26,7 @@ export function folioEmitter(): AstroIntegration {
           await emitStaticApi(core, out);
           await emitFeeds(core, out);
           await emitSitemap(core, out);
+          await emitSkills(core, out);
           if (existsSync(join(bundle, 'media'))) await cp(join(bundle, 'media'), join(DIST.client, root.base, 'media'), { recursive: true });
         }
         logger.info(`wrote ${out.count()} static files`);

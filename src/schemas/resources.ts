@@ -17,7 +17,8 @@ const array = (items: Schema, description?: string): Schema => ({ type: 'array',
 
 /** A closed object: every property listed, `required` those named. */
 export function object(properties: Record<string, Schema>, required: string[] = Object.keys(properties), description?: string): Schema {
-  return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
+  // OpenAPI 3.0 wants `required` absent rather than empty.
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false, ...(description ? { description } : {}) };
 }
 
 export const languageCode: Schema = { type: 'string', enum: [...LANGUAGE_CODES], description: 'A language code' };
@@ -194,6 +195,84 @@ export const translationUnavailable = object(
 export const batchResult = object({
   results: array(object({ path: str(), status: int(), body: { type: 'object', description: 'What the same GET returns alone' } })),
 });
+
+export const askRequest: Schema = {
+  type: 'object',
+  description: 'Flat {query, site?, streaming?} or NLWeb nested {query: {text, site?}, prefer: {streaming?}}',
+  properties: {
+    query: { oneOf: [str('The question'), object({ text: str(), site: str() }, ['text'])] },
+    site: str("This site's name, SITE_URL or host; default this site"),
+    streaming: { type: 'boolean', default: false },
+    prefer: object({ streaming: bool() }, []),
+  },
+  required: ['query'],
+};
+
+export const batchRequest = object({
+  requests: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 20,
+    items: object({ path: str('An /api/ path with its query string'), method: { type: 'string', default: 'GET' } }, ['path']),
+  },
+});
+
+export const jsonRpcRequest: Schema = {
+  type: 'object',
+  properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: { oneOf: [str(), int()] }, method: str(), params: { type: 'object' } },
+  required: ['jsonrpc', 'method'],
+};
+
+export const jsonRpcResponse: Schema = {
+  type: 'object',
+  properties: {
+    jsonrpc: { type: 'string', enum: ['2.0'] },
+    id: { description: 'The request id: a string, a number, or null' },
+    result: { type: 'object' },
+    error: { type: 'object', properties: { code: int(), message: str(), data: {} }, required: ['code', 'message'] },
+  },
+  required: ['jsonrpc'],
+};
+
+/** Discovery documents follow outside standards with extension points, so they stay open. */
+export const serverCard: Schema = {
+  type: 'object',
+  description: 'MCP server card with the fields of SEP-1649 (serverInfo, transport, capabilities, tools) and SEP-2127 (name, version, remotes)',
+  properties: {
+    name: str(),
+    version: str(),
+    description: str(),
+    remotes: array({ type: 'object', properties: { type: str(), url: uri() }, required: ['type', 'url'] }),
+    serverInfo: { type: 'object', properties: { name: str(), version: str() }, required: ['name', 'version'] },
+    transport: { type: 'object', properties: { type: str(), endpoint: str() }, required: ['type', 'endpoint'] },
+    capabilities: { type: 'object' },
+    tools: array({ type: 'object', properties: { name: str(), description: str(), inputSchema: { type: 'object' } }, required: ['name', 'inputSchema'] }),
+  },
+  required: ['name', 'version', 'remotes', 'serverInfo', 'transport', 'capabilities', 'tools'],
+};
+
+export const agentCard: Schema = {
+  type: 'object',
+  description: 'A2A agent card',
+  properties: { protocolVersion: str(), name: str(), description: str(), url: uri(), version: str(), capabilities: { type: 'object' }, skills: array({ type: 'object', properties: { id: str(), name: str(), description: str() }, required: ['id', 'name', 'description'] }) },
+  required: ['protocolVersion', 'name', 'description', 'url', 'version', 'capabilities', 'skills', 'defaultInputModes', 'defaultOutputModes'],
+};
+
+export const linkset: Schema = {
+  type: 'object',
+  description: 'RFC 9264 linkset (RFC 9727 API catalog)',
+  properties: { linkset: array({ type: 'object', properties: { anchor: uri() }, required: ['anchor'] }) },
+  required: ['linkset'],
+};
+
+export const skillsIndex: Schema = {
+  type: 'object',
+  properties: {
+    $schema: str(),
+    skills: array(object({ name: str(), type: str(), description: str(), url: uri(), digest: str('sha256:<hex> of the served file'), sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } })),
+  },
+  required: ['skills'],
+};
 
 /** OpenAPI's `nullable` as JSON Schema proper (MCP output schemas, Ajv in strict JSON Schema mode). */
 export function toJsonSchema(schema: unknown): unknown {

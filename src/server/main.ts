@@ -23,10 +23,20 @@ const roots = await Promise.all(
     base: r.base,
     core: await loadCore(join(config.distRoot, DIST.bundle(r.name))),
     signingSecret: r.publishedSigningKey ?? siteSecret,
+    signingKeyPublished: r.publishedSigningKey !== undefined,
   })),
 );
 const files = staticFiles(join(config.distRoot, DIST.client));
-const host: Host = { roots, assets: files.assets, hostname: hostname(), version: pkg.version, streams: { active: 0 }, mcpSessions: new Map(), mcpAllowedOrigins: config.mcpAllowedOrigins };
+const host: Host = {
+  roots,
+  assets: files.assets,
+  hostname: hostname(),
+  version: pkg.version,
+  streams: { active: 0 },
+  mcpSessions: new Map(),
+  mcpAllowedOrigins: config.mcpAllowedOrigins,
+  limits: { rateLimit: config.rateLimit, rateWindowSeconds: config.rateWindowSeconds, bodyLimit: config.bodyLimit },
+};
 const astro = (await import(pathToFileURL(join(config.distRoot, DIST.server, 'entry.mjs')).href)) as { handler: Parameters<typeof createFrontServer>[0]['pages'] };
 const handle = createFrontServer({
   config,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before } from 'node:test';
+import { checkContract } from './contract.ts';
 
 /** The built site served by the real server, on a random loopback port. */
 export interface RunningServer {
@@ -57,6 +58,7 @@ export async function get(base: string, path: string, init: RequestInit = {}): P
   } catch {
     json = undefined;
   }
+  await checkContract(base, path, init.method ?? 'GET', res.status, res.headers.get('content-type') ?? '', json);
   return { status: res.status, headers: res.headers, text, json };
 }
 

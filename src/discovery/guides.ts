@@ -1,0 +1,157 @@
+import type { Core } from '../core/index.ts';
+import { LANGUAGE_CODES } from '../core/languages.ts';
+import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
+import { absolute } from '../core/urls.ts';
+import { TOOLS, toolDescriptors } from '../mcp/tools.ts';
+
+/**
+ * The guides for programs: /agents.md (how to use each surface), /auth.md (the access model)
+ * and /mcp/docs (tools and transports). Numbers and names come from the code they describe.
+ */
+export interface GuideLimits {
+  batchMax: number;
+  rateLimit: number;
+  rateWindowSeconds: number;
+  bodyLimit: number;
+  /** Published signing key (the sandbox's), or undefined when it is a deployment secret. */
+  publishedSigningKey: string | undefined;
+}
+
+const url = (core: Core, path = '') => absolute(core.catalog, `${core.catalog.base}${path}`);
+
+export function agentsMd(core: Core, limits: GuideLimits): string {
+  const { site } = core.catalog;
+  const u = (p: string) => url(core, p);
+  const first = core.catalog.posts[0]?.slug ?? 'a-post';
+  return `# Using ${site.name} from a program
+
+${site.description} Everything here is read-only and public: no key, token or registration.
+
+## Attribution
+
+Every JSON body under \`/api/\` and \`/mcp/v1/\` carries \`attribution\`. Quote it, and link the essay's \`url\`, when you quote or summarise:
+
+> ${site.attribution}
+
+Translations other than English are automated; \`meta.disclaimer\` says so whenever one is returned.
+
+## Pick a surface
+
+| You want | Use |
+|---|---|
+| A list of posts | \`GET ${u('/api/posts')}?lang=fr&page=1&per_page=10\` |
+| One post with its body | \`GET ${u(`/api/posts/${first}`)}?lang=fr&fallback=en\`, or \`${u(`/${first}.md`)}\` for Markdown |
+| Search | \`GET ${u('/api/search')}?q=tide&lang=en\` (ranked, with snippets); streamed as signed SSE at \`${u('/api/stream/search')}?q=\` |
+| A question in plain words | \`POST ${u('/ask')}\` \`{"query": "why does the slow web matter?"}\` (NLWeb-compatible) |
+| Many reads at once | \`POST ${u('/api/batch')}\` \`{"requests": [{"path": "/api/posts?lang=de"}, {"path": "/api/site"}]}\` (1 to ${limits.batchMax}) |
+| A typed graph | \`POST ${u('/graphql')}\` (schema: \`GET ${u('/graphql')}\`, calendar version 2026-06) |
+| Tools for a model | MCP at \`${u('/mcp')}\` (streamable HTTP, stateless) or \`${u('/mcp/sse')}\` (legacy SSE); see ${u('/mcp/docs')} |
+| New posts | RSS at \`${u('/feed.xml')}\` and \`/{lang}/feed.xml\` (no webhooks) |
+| Every detail | ${u('/openapi.json')} (OpenAPI 3.0.3) |
+
+Every surface answers from the same core, so the same request gives the same objects everywhere (GraphQL renames fields to camelCase).
+
+## Languages and translations
+
+\`lang\` is one of ${LANGUAGE_CODES.map((c) => `\`${c}\``).join(', ')} (case-insensitive). A translation can be \`missing\` or \`stale\` (made from an older English text). Without \`fallback=en\`, lists and search hold only posts available in \`lang\`, and a detail answers 404 with \`fallback_url\`. With \`fallback=en\`, untranslated posts come back in English with \`translation.fallback_used: true\`.
+
+## Limits and errors
+
+- \`per_page\` 1 to ${PER_PAGE_MAX} (default 10); \`page\` from 1; integers are plain digits. Queries up to ${QUERY_MAX_CHARS} characters.
+- Rate limit: ${limits.rateLimit > 0 ? `${limits.rateLimit} requests per ${limits.rateWindowSeconds} s per client` : 'not enforced on this deployment'}; read \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`. A batch counts each of its items. On 429, wait \`Retry-After\` seconds; retry other transient failures with exponential backoff and jitter.
+- Request bodies up to ${limits.bodyLimit} bytes.
+- Errors are JSON \`{error}\` with a message that names the parameter; GraphQL errors carry \`extensions.code\`; MCP tool errors are results with \`isError: true\`.
+- Send no \`Authorization\` header: any bearer token is refused with 401 (see ${u('/auth.md')}).
+- Use \`If-None-Match\` with the \`ETag\` you got: unchanged answers are 304.
+
+## Verifying stream events
+
+Each SSE event's \`data\` is a JSON object ending in \`"signature": "sha256=<hex>"\`: the HMAC-SHA256 of the UTF-8 bytes of \`JSON.stringify\` of the same object without \`signature\` (keys in the order received), keyed with the UTF-8 bytes of the signing secret. To verify: parse, remove \`signature\`, re-serialise, compute, compare in constant time. ${limits.publishedSigningKey ? `This is the sandbox: its key is published, **\`${limits.publishedSigningKey}\`**.` : `The key is this deployment's secret; the sandbox at ${absolute(core.catalog, '/sandbox/agents.md')} publishes its own so you can test verification.`}
+
+## Paid contact
+
+\`POST ${u('/contact/send')}\` \`{sender, body, reply_to?, callback?}\` delivers a message to the author for a small payment (x402 version 2, an ERC-2612 permit). The first call answers 402 with the price and the \`PAYMENT-REQUIRED\` header; sign the permit it describes and retry with \`PAYMENT-SIGNATURE\`. A retry of the same payment never charges twice.
+`;
+}
+
+export function authMd(core: Core): string {
+  const u = (p: string) => url(core, p);
+  return `# Access to ${core.catalog.site.name}
+
+**Everything is public.** Reading posts, searching, GraphQL, MCP tools and feeds need no API key, token, session or account. There is nothing to claim and nothing to revoke.
+
+## Bearer tokens
+
+The OpenAPI document declares one security scheme, \`public\` (HTTP bearer), and it stands for anonymous access. Do not send a token: any \`Authorization: Bearer …\` is answered \`401\` with
+
+\`\`\`
+WWW-Authenticate: Bearer error="invalid_token", resource_metadata="${absolute(core.catalog, '/.well-known/oauth-protected-resource')}"
+\`\`\`
+
+The remedy is to omit the header. This holds on every path, pages and static files included.
+
+## Registration
+
+There is none to do: registering here grants anonymous access automatically, which every client already has.
+
+## OAuth and OpenID discovery
+
+${u('/.well-known/oauth-protected-resource')} (RFC 9728), ${u('/.well-known/oauth-authorization-server')} (RFC 8414) and ${u('/.well-known/openid-configuration')} exist for standards discovery only. They list the scopes \`content.read\`, \`search.read\` and \`product.read\`, which every anonymous client holds. **This service issues no tokens**: there is no authorization, token or registration endpoint.
+
+## Paid contact
+
+\`POST ${u('/contact/send')}\` is gated by payment, not identity: an x402 version 2 payment (a signed ERC-2612 permit in the \`PAYMENT-SIGNATURE\` header).
+`;
+}
+
+export function mcpDocs(core: Core, version: string): string {
+  const u = (p: string) => url(core, p);
+  const descriptors = toolDescriptors();
+  const tools = TOOLS.map((t, i) => {
+    const d = descriptors[i]!;
+    return `### \`${t.name}\`: ${t.title}
+
+${t.description}
+
+Mirrors \`${t.rest}\`. Example call:
+
+\`\`\`json
+${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: t.name, arguments: t.example } }, null, 2)}
+\`\`\`
+
+Input schema:
+
+\`\`\`json
+${JSON.stringify(d.inputSchema, null, 2)}
+\`\`\`
+
+Output: \`structuredContent\` is the REST envelope (output schema \`${String(d.outputSchema.description ?? 'object')}\`, the same JSON Schema as in ${u('/openapi.json')}). \`content\` holds a readable text rendering.
+`;
+  }).join('\n');
+  return `# MCP server: ${core.catalog.site.name}
+
+Server version ${version}. Read-only; no authentication (a bearer token is refused with 401).
+
+## Transports
+
+- **Streamable HTTP**: \`POST ${u('/mcp')}\` with one JSON-RPC message. Stateless: no \`Mcp-Session-Id\`, and \`tools/call\` works without \`initialize\`. Answers are JSON (send \`Accept: application/json, text/event-stream\`; \`application/json\` alone is accepted too). \`GET\` and \`DELETE\` answer 405. An unsupported \`MCP-Protocol-Version\` header is a 400.
+- **Legacy HTTP+SSE** (protocol 2024-11-05): \`GET ${u('/mcp/sse')}\` opens a stream; its first event, \`endpoint\`, gives the URL to \`POST\` messages to (\`/mcp/messages?sessionId=…\`, answered 202); replies arrive as \`message\` events.
+- Browsers: requests with an \`Origin\` must come from this site or a loopback origin (DNS-rebinding protection).
+
+## Tools
+
+Bad arguments (unknown language, \`per_page\` over 100, missing slug or query, an unavailable translation) return a result with \`isError: true\` and the same message the REST API gives. An unknown tool name is a JSON-RPC error.
+
+${tools}
+## Resources
+
+Every available post in every language is a resource addressed by its page URL (\`${u('/{slug}')}\`, \`${u('/{lang}/{slug}')}\`; also given as resource templates), read as Markdown. \`resources/list\` pages by 100 with \`nextCursor\`.
+
+## Try it
+
+\`\`\`sh
+curl -s ${u('/mcp')} -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \\
+  -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+\`\`\`
+`;
+}

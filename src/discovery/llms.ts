@@ -1,0 +1,69 @@
+import { availableLanguages } from '../core/availability.ts';
+import type { Core } from '../core/index.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES, language } from '../core/languages.ts';
+import { markdownDocument } from '../core/markdown-document.ts';
+import { absolute, paths } from '../core/urls.ts';
+
+/**
+ * llms.txt (llmstxt.org): an H1, a blockquote summary, then sections of links. Posts link to
+ * their Markdown twins; the API section to the machine-readable surfaces. One per language,
+ * listing what is available in it, and llms-full.txt with every English post inline.
+ */
+const url = (core: Core, path: string) => absolute(core.catalog, `${core.catalog.base}${path}`);
+
+function postLinks(core: Core, lang: string): string[] {
+  const { catalog } = core;
+  return catalog.posts
+    .filter((p) => availableLanguages(p, core.index.policy).includes(lang))
+    .map((p) => {
+      const entry = p.entries[lang]!;
+      return `- [${entry.title}](${absolute(catalog, paths.markdown(catalog, p.slug, lang))})${entry.summary ? `: ${entry.summary}` : ''}`;
+    });
+}
+
+function apiLinks(core: Core): string[] {
+  return [
+    `- [OpenAPI description](${url(core, '/openapi.json')}): every endpoint, parameter and response`,
+    `- [API reference](${url(core, '/api')}): the JSON endpoint index, or an HTML page for browsers`,
+    `- [Guide for agents](${url(core, '/agents.md')}): which surface to use, limits, attribution, event signatures`,
+    `- [MCP server](${url(core, '/mcp/docs')}): tools list_posts, get_post, search_posts over streamable HTTP at ${url(core, '/mcp')}`,
+    `- [GraphQL schema](${url(core, '/graphql')}): read-only, calendar version 2026-06`,
+    `- [Search](${url(core, '/api/search?q=attention')}): relevance-ranked with snippets; streams at /api/stream/search`,
+    `- [Access model](${url(core, '/auth.md')}): public reads, no keys`,
+  ];
+}
+
+export function llmsTxt(core: Core, lang = DEFAULT_LANGUAGE): string {
+  const { site } = core.catalog;
+  const l = language(lang);
+  const other = LANGUAGES.filter((x) => x.code !== lang && core.index.languagesWithPosts.includes(x.code));
+  return [
+    `# ${site.name}${lang === DEFAULT_LANGUAGE ? '' : ` (${l.native_name})`}`,
+    '',
+    `> ${site.descriptions[lang] ?? site.description}`,
+    '',
+    `Essays by ${site.author}, in English with automated translations into ${LANGUAGES.length - 1} languages. ${site.attribution}`,
+    `Append \`.md\` to any post URL for Markdown, or send \`Accept: application/json\`. Add \`?lang=<code>\` to API requests; \`fallback=en\` fills untranslated posts with the English original.`,
+    '',
+    `## Posts${lang === DEFAULT_LANGUAGE ? '' : ` (${l.name})`}`,
+    '',
+    ...postLinks(core, lang),
+    '',
+    '## API',
+    '',
+    ...apiLinks(core),
+    '',
+    '## Optional',
+    '',
+    `- [Everything in one file](${url(core, '/llms-full.txt')}): every English post in Markdown`,
+    ...other.map((x) => `- [${x.native_name}](${url(core, `/${x.code === DEFAULT_LANGUAGE ? '' : `${x.code}/`}llms.txt`)}): posts in ${x.name}`),
+    `- [RSS feed](${absolute(core.catalog, paths.feed(core.catalog, lang))})`,
+    '',
+  ].join('\n');
+}
+
+export async function llmsFullTxt(core: Core): Promise<string> {
+  const { site } = core.catalog;
+  const posts = await Promise.all(core.catalog.posts.map(async (p) => markdownDocument(await core.posts.get(p.slug, new URLSearchParams()))));
+  return [`# ${site.name}`, '', `> ${site.description}`, '', site.attribution, '', ...posts.map((doc) => `${doc}\n---\n`)].join('\n');
+}

@@ -1,0 +1,178 @@
+import type { Core } from '../core/index.ts';
+import { absolute } from '../core/urls.ts';
+import * as resources from '../schemas/resources.ts';
+import type { Schema } from '../schemas/resources.ts';
+import { OPERATIONS, type Operation, type Reply } from './operations.ts';
+import { PARAMETERS } from './parameters.ts';
+
+/**
+ * OpenAPI 3.0.3 for one content root, assembled from the route table (which paths exist), the
+ * operations list (what each takes and answers), the shared JSON Schemas, and examples computed
+ * by the core from the corpus being served.
+ */
+export interface RouteLike {
+  method?: string;
+  path: string;
+  summary: string;
+  hidden?: boolean;
+}
+
+export const SCHEMAS: Record<string, Schema> = {
+  PostSummary: resources.postSummary,
+  SearchHit: resources.searchHit,
+  PostDetail: resources.postDetail,
+  ResponseMeta: resources.responseMeta,
+  Pagination: resources.pagination,
+  Collection: resources.collection,
+  Single: resources.single,
+  ImageRecord: resources.imageRecord,
+  SearchBody: resources.searchBody,
+  TaxonomyList: resources.taxonomyList,
+  Languages: resources.languages,
+  Site: resources.site,
+  Product: resources.product,
+  Status: resources.status,
+  ApiIndex: resources.apiIndex,
+  AskRequest: resources.askRequest,
+  AskAnswer: resources.askAnswer,
+  AskError: resources.askError,
+  BatchRequest: resources.batchRequest,
+  BatchResult: resources.batchResult,
+  JsonRpcRequest: resources.jsonRpcRequest,
+  JsonRpcResponse: resources.jsonRpcResponse,
+  Error: resources.error,
+  LanguageError: resources.languageError,
+  TranslationUnavailable: resources.translationUnavailable,
+  ServerCard: resources.serverCard,
+  AgentCard: resources.agentCard,
+  Linkset: resources.linkset,
+  SkillsIndex: resources.skillsIndex,
+};
+
+const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/** `/api/posts/:slug` as OpenAPI writes it. */
+export const openApiPath = (routePath: string) => routePath.replace(/:(\w+)/g, '{$1}');
+
+const ref = (schema: string | Schema): Schema => (typeof schema === 'string' ? { $ref: `#/components/schemas/${schema}` } : schema);
+
+function reply(r: Reply, json: boolean, example: unknown): Schema {
+  const type = r.type ?? 'application/json';
+  const content: Record<string, Schema> = {};
+  if (r.schema) content[type] = { schema: ref(r.schema), ...(example !== undefined && type === 'application/json' ? { example } : {}) };
+  for (const [media, schema] of Object.entries(r.also ?? {})) content[media] = { schema: ref(schema) };
+  const headers = [...(json && type === 'application/json' ? RATE_HEADERS : []), ...(r.headers ?? [])];
+  return {
+    description: r.description,
+    ...(Object.keys(content).length ? { content } : {}),
+    ...(headers.length ? { headers: Object.fromEntries(headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+  };
+}
+
+function operation(key: string, op: Operation, summary: string, examples: Record<string, unknown>): Schema {
+  const [method] = key.split(' ');
+  const responses: Record<string, Schema> = {};
+  for (const [status, r] of Object.entries(op.replies)) responses[status] = reply(r, op.json === true, status === '200' ? examples[key] : undefined);
+  if (method === 'GET' && op.replies[200]?.type !== 'text/event-stream') responses['304'] = { description: 'Not modified (If-None-Match matched the ETag)' };
+  responses['401'] = { $ref: '#/components/responses/BearerRejected' };
+  if (method === 'POST') responses['413'] = { $ref: '#/components/responses/TooLarge' };
+  responses['429'] = { $ref: '#/components/responses/RateLimited' };
+  return {
+    tags: [op.tag],
+    summary: op.summary ?? summary,
+    ...(op.description ? { description: op.description } : {}),
+    operationId: key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, ''),
+    ...(op.parameters ? { parameters: op.parameters.map((p) => ({ $ref: `#/components/parameters/${p}` })) } : {}),
+    ...(op.body
+      ? { requestBody: { required: op.body.required ?? true, description: op.body.description, content: { [op.body.type ?? 'application/json']: { schema: ref(op.body.schema), ...(op.body.example ? { example: op.body.example } : {}) } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** Example bodies for the 200s, answered by the core from the served corpus. */
+async function examplesFrom(core: Core): Promise<Record<string, unknown>> {
+  const first = core.catalog.posts[0]?.slug;
+  const p = (init: Record<string, string> = {}) => new URLSearchParams(init);
+  const list = core.posts.list(p({ per_page: '1' }));
+  const word = core.catalog.posts[0]?.entries.en?.title.split(/\s+/).find((w) => w.length > 3) ?? 'web';
+  return {
+    'GET /api/languages': core.languages(),
+    'GET /api/site': core.site(p()),
+    'GET /api/posts': list,
+    'GET /mcp/v1/posts': list,
+    ...(first ? { 'GET /api/posts/{slug}': await core.posts.get(first, p()) } : {}),
+    'GET /api/search': core.search(p({ q: word, per_page: '1' })).body,
+    'GET /api/categories': core.terms.list('categories', p()),
+    'GET /api/tags': core.terms.list('tags', p()),
+    'GET /api/products/the-value-layer': core.product(),
+  };
+}
+
+export async function openApiDocument(core: Core, routes: readonly RouteLike[], version: string, extra: Record<string, Operation> = {}): Promise<Schema> {
+  const { site } = core.catalog;
+  const examples = await examplesFrom(core);
+  const operations = { ...OPERATIONS, ...extra };
+  const paths: Record<string, Record<string, Schema>> = {};
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method ?? 'GET'} ${openApiPath(route.path)}`;
+    const op = operations[key];
+    if (!op) {
+      if (route.hidden) continue;
+      throw new Error(`OpenAPI: route ${key} has no entry in src/openapi/operations.ts`);
+    }
+    seen.add(key);
+    (paths[openApiPath(route.path)] ??= {})[(route.method ?? 'GET').toLowerCase()] = operation(key, op, route.summary, examples);
+  }
+  for (const [key, op] of Object.entries(operations)) {
+    if (seen.has(key) || !op.static) continue;
+    const [method, path] = key.split(' ') as [string, string];
+    (paths[path] ??= {})[method.toLowerCase()] = operation(key, op, op.summary ?? path, examples);
+  }
+  const server = absolute(core.catalog, core.catalog.base);
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: `${site.name} API`,
+      version,
+      description: `${site.description}\n\nRead-only content in 14 languages, public (no key). Every JSON body under /api/ carries attribution: ${site.attribution}\n\nErrors are {error}; an unsupported lang adds supported_languages; an unavailable translation answers the translation-unavailable body with fallback_url. Unknown API paths are 404 {"error": "Not found"}; a wrong method is 405 with Allow; bad percent-encoding or a dot segment in a path is 400.`,
+      contact: { name: site.author, url: server },
+      license: { name: 'Content: all rights reserved; cite with the attribution text' },
+    },
+    servers: [{ url: server, description: core.catalog.base ? 'Sandbox (fixed test corpus)' : 'This site' }],
+    security: [{}, { public: [] }],
+    tags: [...new Set(Object.values(operations).map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: SCHEMAS,
+      parameters: PARAMETERS,
+      headers: {
+        'X-RateLimit-Limit': { description: 'Requests allowed per window', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+        'WWW-Authenticate': { description: 'Bearer error="invalid_token", resource_metadata="<SITE_URL>/.well-known/oauth-protected-resource"', schema: { type: 'string' } },
+        Link: { description: 'RFC 8288 links: rel="api-catalog", "service-desc", "service-doc"', schema: { type: 'string' } },
+        'PAYMENT-REQUIRED': { description: 'x402 v2 PaymentRequired, base64 JSON', schema: { type: 'string' } },
+        'PAYMENT-RESPONSE': { description: 'x402 v2 SettleResponse, base64 JSON', schema: { type: 'string' } },
+      },
+      responses: {
+        BearerRejected: {
+          description: 'A bearer token was sent. Reads are public: omit the Authorization header.',
+          headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+        RateLimited: {
+          description: 'Rate limited (fixed window per client, default 1000 requests per 60 s); wait Retry-After seconds',
+          headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+        TooLarge: { description: 'Request body over 64 KiB', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+      securitySchemes: {
+        public: { type: 'http', scheme: 'bearer', description: 'Stands for anonymous access: no token is needed or accepted. Any bearer token gets 401; omit the header.' },
+      },
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { BATCH_MAX } from '../../functions/batch.ts';
+import type { Schema } from '../schemas/resources.ts';
+import { CONTENT, LIST, SEARCH } from './parameters.ts';
+
+/**
+ * What OpenAPI says of each route, keyed `METHOD path` in OpenAPI's form (`{slug}`). The
+ * document is assembled from the route table and this list; a test fails when a route has no
+ * entry here or an entry has no route, so neither can drift from the other.
+ */
+export interface Reply {
+  description: string;
+  /** A component schema name, or an inline schema. */
+  schema?: string | Schema;
+  /** Media type when not JSON. */
+  type?: string;
+  /** Extra media types for the same status (content negotiation). */
+  also?: Record<string, string | Schema>;
+  headers?: string[];
+}
+
+export interface Operation {
+  tag: string;
+  summary?: string;
+  description?: string;
+  parameters?: string[];
+  body?: { schema: string | Schema; description: string; example?: unknown; required?: boolean; type?: string };
+  replies: Record<number, Reply>;
+  /** Answers JSON with the rate-limit headers (every JSON response carries them). */
+  json?: boolean;
+  /** Served from the static files, not the route table. */
+  static?: boolean;
+}
+
+const ok = (schema: string | Schema, description = 'OK'): Reply => ({ description, schema });
+const text = (description: string): Reply => ({ description, type: 'text/plain', schema: { type: 'string' } });
+const markdown = (description: string): Reply => ({ description, type: 'text/markdown', schema: { type: 'string' } });
+const badRequest: Reply = { description: 'Invalid parameter (message names it); an unsupported lang adds supported_languages', schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/LanguageError' }] } };
+const notFound: Reply = { description: 'Not found', schema: 'Error' };
+const withLang = { 400: badRequest };
+
+const STREAM_DOC = 'Server-Sent Events. Each event has an id and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature.';
+
+export const OPERATIONS: Record<string, Operation> = {
+  'GET /api': { tag: 'Meta', description: 'JSON endpoint index; the HTML reference page when the client prefers text/html.', replies: { 200: { ...ok('ApiIndex'), also: { 'text/html': { type: 'string' } } } }, json: true },
+  'GET /api/languages': { tag: 'Meta', replies: { 200: ok('Languages') }, json: true },
+  'GET /api/site': { tag: 'Meta', parameters: ['lang'], replies: { 200: ok('Site'), ...withLang }, json: true },
+  'GET /api/posts': { tag: 'Posts', parameters: LIST, replies: { 200: ok('Collection'), ...withLang }, json: true },
+  'GET /api/posts/{slug}': {
+    tag: 'Posts',
+    parameters: ['slug', ...CONTENT],
+    replies: { 200: ok('Single'), ...withLang, 404: { description: 'Unknown post, or its translation is unavailable (missing or stale) and fallback was not given', schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/TranslationUnavailable' }] } } },
+    json: true,
+  },
+  'GET /api/search': {
+    tag: 'Search',
+    description: 'Relevance-ranked search with snippets. With Accept: text/event-stream it streams like /api/stream/search.',
+    parameters: SEARCH,
+    replies: { 200: { ...ok('SearchBody'), also: { 'text/event-stream': { type: 'string', description: STREAM_DOC } } }, ...withLang },
+    json: true,
+  },
+  'GET /api/categories': { tag: 'Taxonomies', parameters: ['lang'], replies: { 200: ok('TaxonomyList'), ...withLang }, json: true },
+  'GET /api/categories/{slug}': { tag: 'Taxonomies', parameters: ['slug', ...LIST], replies: { 200: ok('Collection'), ...withLang, 404: notFound }, json: true },
+  'GET /api/tags': { tag: 'Taxonomies', parameters: ['lang'], replies: { 200: ok('TaxonomyList'), ...withLang }, json: true },
+  'GET /api/tags/{slug}': { tag: 'Taxonomies', parameters: ['slug', ...LIST], replies: { 200: ok('Collection'), ...withLang, 404: notFound }, json: true },
+  'GET /api/products/the-value-layer': { tag: 'Meta', replies: { 200: ok('Product') }, json: true },
+  'GET /mcp/v1/posts': { tag: 'Legacy', parameters: LIST, replies: { 200: ok('Collection'), ...withLang }, json: true },
+  'GET /mcp/v1/search': { tag: 'Legacy', parameters: SEARCH, replies: { 200: ok('SearchBody'), ...withLang }, json: true },
+  'GET /status': { tag: 'Meta', replies: { 200: ok('Status') }, json: true },
+  'GET /api/stream/search': {
+    tag: 'Search',
+    description: `Events: status (phase), result (a post summary with snippet and rank, the page REST returns), done (total, returned, took_ms), error (message). ${STREAM_DOC}`,
+    parameters: SEARCH,
+    replies: { 200: { description: 'The event stream', type: 'text/event-stream', schema: { type: 'string' } }, ...withLang },
+  },
+  'POST /ask': {
+    tag: 'Ask',
+    description: 'NLWeb-compatible natural-language query over the search index (no remote model). Also accepts NLWeb\'s nested form {query: {text, site}, prefer: {streaming}}. With streaming: events start, result (one per answer), complete (total), signed like search events.',
+    body: { schema: 'AskRequest', description: 'The question', example: { query: 'why does the slow web matter?' }, required: true },
+    replies: { 200: { ...ok('AskAnswer'), also: { 'text/event-stream': { type: 'string', description: STREAM_DOC } } }, 400: { description: 'Missing query, unknown site or malformed body', schema: 'AskError' } },
+    json: true,
+  },
+  'GET /ask': {
+    tag: 'Ask',
+    parameters: ['askQuery', 'askSite', 'askStreaming'],
+    replies: { 200: { ...ok('AskAnswer'), also: { 'text/event-stream': { type: 'string', description: STREAM_DOC } } }, 400: { description: 'Missing query or unknown site', schema: 'AskError' } },
+    json: true,
+  },
+  'POST /api/batch': {
+    tag: 'Batch',
+    description: `1 to ${BATCH_MAX} GETs of /api/ paths, run concurrently in-process; results in request order, each {path, status, body} equal to the standalone GET. Items not under /api/, naming /api/batch or a stream: item status 400; a method other than GET: 405; past the rate limit: 429. The batch and each item count toward the rate limit.`,
+    body: { schema: 'BatchRequest', description: 'The sub-requests', example: { requests: [{ path: '/api/posts?lang=fr&per_page=2' }, { path: '/api/site' }] }, required: true },
+    replies: { 200: ok('BatchResult'), 400: { description: 'Not JSON, not {requests: [...]}, 0 or more than 20 items, or an item without a string path', schema: 'Error' } },
+    json: true,
+  },
+  'POST /mcp': {
+    tag: 'MCP',
+    description: 'Model Context Protocol, streamable HTTP transport, stateless (no session; tools/call works without initialize). Tools list_posts, get_post, search_posts; posts as resources. See /mcp/docs. GET and DELETE are 405.',
+    body: { schema: 'JsonRpcRequest', description: 'One JSON-RPC 2.0 message (or a batch)', example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_posts', arguments: { query: 'tide' } } }, required: true },
+    replies: {
+      200: ok('JsonRpcResponse', 'The JSON-RPC response'),
+      202: { description: 'Accepted (notifications only)' },
+      400: { description: 'Invalid JSON, not JSON-RPC, or an unsupported MCP-Protocol-Version', schema: 'JsonRpcResponse' },
+      403: { description: 'A browser Origin that is not allowed', schema: 'JsonRpcResponse' },
+    },
+  },
+  'GET /mcp/sse': {
+    tag: 'MCP',
+    description: 'MCP legacy HTTP+SSE transport (2024-11-05): the first event, endpoint, names the URL to POST messages to; answers arrive as message events.',
+    replies: { 200: { description: 'The event stream', type: 'text/event-stream', schema: { type: 'string' } }, 403: { description: 'A browser Origin that is not allowed', schema: 'JsonRpcResponse' }, 503: { description: 'Too many open sessions', schema: 'Error' } },
+  },
+  'POST /mcp/messages': {
+    tag: 'MCP',
+    parameters: ['sessionId'],
+    body: { schema: 'JsonRpcRequest', description: 'One JSON-RPC 2.0 message for the session', required: true },
+    replies: { 202: { description: 'Accepted; the answer comes on the session stream', type: 'text/plain', schema: { type: 'string' } }, 400: { description: 'Not a JSON-RPC message', schema: 'JsonRpcResponse' }, 404: { description: 'Unknown or closed session', schema: 'Error' } },
+  },
+  'GET /{slug}': {
+    tag: 'Pages',
+    summary: 'A post, negotiated',
+    description: 'HTML by default (also for */*); Accept: application/json gives the /api/posts/{slug} envelope; Accept: text/markdown the Markdown document (byte-identical to /{slug}.md). Vary: Accept.',
+    parameters: ['slug'],
+    replies: {
+      200: { description: 'The post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Single', 'text/markdown': { type: 'string' } } },
+      404: { description: 'Unknown post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Error' } },
+    },
+  },
+  'GET /{lang}/{slug}': {
+    tag: 'Pages',
+    summary: 'A translated post, negotiated',
+    description: 'As /{slug} in another language. An unavailable translation is a 404: an HTML page linking to the English post, the translation-unavailable JSON body, or a short Markdown text.',
+    parameters: ['langPath', 'slug'],
+    replies: {
+      200: { description: 'The post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Single', 'text/markdown': { type: 'string' } } },
+      404: { description: 'Unknown post or unavailable translation', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'TranslationUnavailable', 'text/markdown': { type: 'string' } } },
+    },
+  },
+  'GET /{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a post', parameters: ['slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
+  'GET /{lang}/{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a translated post', parameters: ['langPath', 'slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
+  'GET /feed.xml': { tag: 'Feeds', summary: 'RSS 2.0 feed of the English posts', static: true, replies: { 200: { description: 'RSS', type: 'application/rss+xml', schema: { type: 'string' } } } },
+  'GET /{lang}/feed.xml': { tag: 'Feeds', summary: 'RSS 2.0 feed of the posts available in a language', parameters: ['langPath'], static: true, replies: { 200: { description: 'RSS', type: 'application/rss+xml', schema: { type: 'string' } } } },
+  'GET /sitemap.xml': { tag: 'Feeds', summary: 'Sitemap with hreflang alternates', static: true, replies: { 200: { description: 'Sitemap', type: 'application/xml', schema: { type: 'string' } } } },
+  'GET /openapi.json': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'This document' }) }, json: true },
+  'GET /llms.txt': { tag: 'Discovery', replies: { 200: text('llms.txt (llmstxt.org): H1, summary, sections of links to the Markdown twins and the API') } },
+  'GET /{lang}/llms.txt': { tag: 'Discovery', parameters: ['langPath'], replies: { 200: text('llms.txt of the posts available in one language') } },
+  'GET /llms-full.txt': { tag: 'Discovery', replies: { 200: text('Every English post in Markdown') } },
+  'GET /agents.md': { tag: 'Discovery', replies: { 200: markdown('How an agent should use each surface, limits, attribution, event signatures') } },
+  'GET /auth.md': { tag: 'Discovery', replies: { 200: markdown('The public-access model') } },
+  'GET /mcp/docs': { tag: 'MCP', replies: { 200: markdown('MCP tools with schemas and examples, both transports') } },
+  'GET /mcp/server-card': { tag: 'Discovery', replies: { 200: ok('ServerCard') }, json: true },
+  'GET /.well-known/mcp/server-card.json': { tag: 'Discovery', replies: { 200: ok('ServerCard') }, json: true },
+  'GET /.well-known/mcp.json': { tag: 'Discovery', replies: { 200: ok('ServerCard') }, json: true },
+  'GET /.well-known/agent-card.json': { tag: 'Discovery', replies: { 200: ok('AgentCard') }, json: true },
+  'GET /.well-known/agent.json': { tag: 'Discovery', replies: { 200: ok('AgentCard') }, json: true },
+  'GET /.well-known/api-catalog': {
+    tag: 'Discovery',
+    description: 'RFC 9727 linkset. GET and HEAD carry a Link header with rel="api-catalog".',
+    replies: { 200: { description: 'The API catalog', type: 'application/linkset+json', schema: 'Linkset', headers: ['Link'] } },
+  },
+  'GET /.well-known/oauth-protected-resource': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'RFC 9728 metadata', required: ['resource', 'scopes_supported'] }) }, json: true },
+  'GET /.well-known/oauth-authorization-server': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'RFC 8414 metadata; no token issuance', required: ['issuer', 'scopes_supported'] }) }, json: true },
+  'GET /.well-known/openid-configuration': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'OpenID discovery; no token issuance', required: ['issuer', 'scopes_supported'] }) }, json: true },
+  'GET /.well-known/agent-skills/index.json': { tag: 'Discovery', static: true, replies: { 200: ok('SkillsIndex') }, json: true },
+  'GET /.well-known/agent-skills/{skill}/SKILL.md': { tag: 'Discovery', static: true, parameters: ['skill'], replies: { 200: markdown('The skill, byte-identical to its sha256 in the index') } },
+};
