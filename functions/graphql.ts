@@ -1,5 +1,5 @@
 import { getOperationAST, GraphQLError, introspectionFromSchema, printSchema } from 'graphql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, processRegularResult, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { FORMATS } from '../src/core/formats.ts';
 import { negotiate } from '../src/core/negotiate.ts';
 import { formatError } from '../src/graphql/errors.ts';
@@ -47,6 +47,20 @@ const mutationsAreInvalid: Plugin = {
   },
 };
 
+/**
+ * JSON answers only. The schema has nothing to stream (no subscriptions, no @defer), and Folio's
+ * event streams are its signed ones; Yoga would also answer text/event-stream and multipart/mixed.
+ * A client that accepts JSON at all gets JSON; one that accepts only those gets 406, as Yoga
+ * answers any other media type it cannot produce.
+ */
+const jsonOnly: Plugin = {
+  onResultProcess({ resultProcessor, setResultProcessor }) {
+    if (resultProcessor && resultProcessor !== processRegularResult) {
+      setResultProcessor(() => new Response(null, { status: 406, headers: { accept: 'application/graphql-response+json, application/json' } }), 'application/json');
+    }
+  },
+};
+
 const yogas = new WeakMap<Root, YogaServerInstance<object, GraphQLContext>>();
 
 /** One Yoga per content root, made on first use and kept. */
@@ -63,7 +77,7 @@ function yogaFor(root: Root): YogaServerInstance<object, GraphQLContext> {
       // The front server puts CORS on every response.
       cors: false,
       maskedErrors: { maskError: formatError },
-      plugins: [limits, mutationsAreInvalid],
+      plugins: [limits, mutationsAreInvalid, jsonOnly],
       // Web-standard objects in and out, like every other function.
       fetchAPI: { Request, Response, Headers, ReadableStream, URL, URLSearchParams, TextEncoder, TextDecoder, Blob, FormData, fetch },
     });

@@ -86,6 +86,20 @@ describe('GET /graphql describes the schema', () => {
   });
 });
 
+describe('media types', () => {
+  test('answers are JSON: the requested JSON type, application/json for */*, 406 for streams only', async () => {
+    const post = (accept: string) =>
+      fetch(`${site.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query: '{ site { name } }' }) });
+    for (const [accept, type] of [['application/graphql-response+json', 'application/graphql-response+json'], ['*/*', 'application/json'], ['text/event-stream, application/json', 'application/json']]) {
+      const r = await post(accept!);
+      assert.equal(r.status, 200, accept);
+      assert.equal(r.headers.get('content-type'), `${type}; charset=utf-8`, accept);
+      assert.match(r.headers.get('x-ratelimit-limit') ?? '', /^\d+$/, 'a JSON answer carries the rate-limit headers');
+    }
+    for (const accept of ['text/event-stream', 'multipart/mixed']) assert.equal((await post(accept)).status, 406, accept);
+  });
+});
+
 describe('posts', () => {
   test('paging with cursors (first: 3) matches REST order and totals, in English and translated, with and without fallback', async () => {
     for (const [lang, fallback] of [['en', false], ['de', false], ['de', true], ['ja', false], ['ja', true]] as const) {
