@@ -8,6 +8,7 @@ import {
   getNamedType,
   isObjectType,
   isInterfaceType,
+  type ASTNode,
   type DocumentNode,
   type FieldNode,
   type GraphQLField,
@@ -28,7 +29,7 @@ export const MAX_TOKENS = 2000;
 export const MAX_DEPTH = 10;
 export const MAX_COST = 10_000;
 
-function tooComplex(message: string, node?: FieldNode | DocumentNode['definitions'][number]): GraphQLError {
+function tooComplex(message: string, node?: ASTNode): GraphQLError {
   return new GraphQLError(message, { nodes: node, extensions: { code: 'QUERY_TOO_COMPLEX' } });
 }
 
