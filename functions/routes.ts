@@ -6,6 +6,7 @@ import { askRoutes } from './ask.ts';
 import { batchRoutes } from './batch.ts';
 import { mcpRoutes } from './mcp.ts';
 import { discoveryRoutes } from './discovery.ts';
+import { graphqlRoutes } from './graphql.ts';
 import { json, notFoundJson, redirect } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 
@@ -38,6 +39,7 @@ routes.push(
   ...batchRoutes,
   ...mcpRoutes,
   ...discoveryRoutes(() => routes),
+  ...graphqlRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
@@ -102,7 +104,7 @@ export function createFunctions(host: Host): Dispatch {
     }
     if (allowed.size > 0) {
       const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      return isApiPath(path) || path === '/status' || path === '/ask'
+      return isApiPath(path) || path === '/status' || path === '/ask' || path === '/graphql'
         ? json({ error: `Method ${request.method} not allowed; use ${allow}.` }, 405, { allow })
         : new Response(`Method ${request.method} not allowed\n`, { status: 405, headers: { allow, 'content-type': 'text/plain; charset=utf-8' } });
     }

@@ -41,6 +41,9 @@ export const errors = {
     }),
   badParameter: (name: string, expected: string) =>
     new FolioError('BAD_PARAMETER', `Invalid ?${name}= parameter: expected ${expected}.`),
+  /** A named argument of a surface without query strings (GraphQL, MCP). */
+  badArgument: (name: string, expected: string) =>
+    new FolioError('BAD_PARAMETER', `Invalid argument "${name}": expected ${expected}.`),
   invalidRequest: (message: string) => new FolioError('BAD_PARAMETER', message),
   missingQuery: () =>
     new FolioError('BAD_PARAMETER', 'The ?q= parameter is required: give a non-blank search query.'),

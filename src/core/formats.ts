@@ -1,6 +1,6 @@
 /** Representations of a post, as data (Hugo's output formats): negotiation and emitters read this. */
 export interface Format {
-  name: 'html' | 'json' | 'markdown' | 'event-stream';
+  name: 'html' | 'json' | 'markdown' | 'event-stream' | 'text';
   mediaType: string;
   contentType: string;
 }
@@ -10,4 +10,5 @@ export const FORMATS = {
   json: { name: 'json', mediaType: 'application/json', contentType: 'application/json; charset=utf-8' },
   markdown: { name: 'markdown', mediaType: 'text/markdown', contentType: 'text/markdown; charset=utf-8' },
   eventStream: { name: 'event-stream', mediaType: 'text/event-stream', contentType: 'text/event-stream; charset=utf-8' },
+  text: { name: 'text', mediaType: 'text/plain', contentType: 'text/plain; charset=utf-8' },
 } as const satisfies Record<string, Format>;

@@ -1,8 +1,9 @@
 import { indexCatalog, type CatalogIndex, type TaxonomyKind } from './catalog-index.ts';
-import { getPost, listPosts } from './posts.ts';
+import { getPost, listing, listPosts } from './posts.ts';
 import { languages, product, siteInfo } from './site.ts';
-import { listTerms, termPosts } from './taxonomies.ts';
-import type { Params } from './params.ts';
+import { listTerms, postsWithTerms, termPosts, type TermFilter } from './taxonomies.ts';
+import { readContent, type Params } from './params.ts';
+import type { Window } from './window.ts';
 import type { BodyStore, Catalog, SearchSource } from './types.ts';
 import { runSearch } from './search.ts';
 import { ask, type AskInput } from './ask.ts';
@@ -18,13 +19,15 @@ export function createCore(catalog: Catalog, bodies: BodyStore, search: SearchSo
     catalog,
     posts: {
       list: (params: Params) => listPosts(index, params),
+      /** A window of the posts carrying every term of `filter` (for cursor surfaces). */
+      window: (params: Params, window: Window, filter: TermFilter = {}) => listing(index, postsWithTerms(index, filter), readContent(params), window),
       get: (slug: string, params: Params) => getPost(index, bodies, slug, params),
     },
     terms: {
       list: (kind: TaxonomyKind, params: Params) => listTerms(index, kind, params),
       posts: (kind: TaxonomyKind, slug: string, params: Params) => termPosts(index, kind, slug, params),
     },
-    search: (params: Params) => runSearch(index, search, params),
+    search: (params: Params, window?: Window) => runSearch(index, search, params, window),
     ask: (input: AskInput) => ask(index, search, input),
     site: (params: Params) => siteInfo(index, params),
     languages: () => languages(index),

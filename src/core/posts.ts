@@ -1,8 +1,9 @@
 import { mergeByLanguage, resolve, type Resolved } from './availability.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { errors } from './errors.ts';
-import { readContent, readList, SLUG_PATTERN, type ListQuery, type Params } from './params.ts';
-import { detail, meta, paginate, summary, type Detail, type Pagination, type ResponseMeta, type Summary } from './shape.ts';
+import { readContent, readList, SLUG_PATTERN, type ContentQuery, type ListQuery, type Params } from './params.ts';
+import { detail, meta, pagination, summary, type Detail, type Pagination, type ResponseMeta, type Summary } from './shape.ts';
+import { cut, pageWindow, type Window } from './window.ts';
 import { absolute, paths } from './urls.ts';
 import type { BodyStore, PostRecord } from './types.ts';
 
@@ -23,17 +24,30 @@ export function summaries(index: CatalogIndex, resolved: readonly Resolved[]): S
   return resolved.map((r) => summary(index.catalog, r, index.available.get(r.post)!));
 }
 
-/** A page of `posts` (already in list order) in the query's language. */
-export function collection(index: CatalogIndex, posts: readonly PostRecord[], query: ListQuery): Collection {
+/** A window of a list: the items, how many the whole list holds, and the meta of what is returned. */
+export interface Listing {
+  attribution: string;
+  data: Summary[];
+  total: number;
+  meta: ResponseMeta;
+}
+
+/** A window of `posts` (already in list order) in the query's language. */
+export function listing(index: CatalogIndex, posts: readonly PostRecord[], query: ContentQuery, window: Window): Listing {
   const resolved = mergeByLanguage(posts, query.lang, query.fallback, index.policy);
-  const { slice, pagination } = paginate(resolved, query.page, query.per_page);
-  const data = summaries(index, slice);
+  const data = summaries(index, cut(resolved, window));
   return {
     attribution: index.catalog.site.attribution,
     data,
-    pagination,
+    total: resolved.length,
     meta: meta(query.lang, data, index.languagesWithPosts),
   };
+}
+
+/** A page of `posts`: the REST collection envelope. */
+export function collection(index: CatalogIndex, posts: readonly PostRecord[], query: ListQuery): Collection {
+  const found = listing(index, posts, query, pageWindow(query));
+  return { attribution: found.attribution, data: found.data, pagination: pagination(query, found.total), meta: found.meta };
 }
 
 export function listPosts(index: CatalogIndex, params: Params): Collection {

@@ -4,6 +4,7 @@ import { DEFAULT_LANGUAGE } from './languages.ts';
 import { readContent, readPage, readSearchText, type Params } from './params.ts';
 import { meta, summary, type ResponseMeta, type Summary } from './shape.ts';
 import { snippet } from './snippet.ts';
+import { cut, pageWindow, type Window } from './window.ts';
 import { fold, tokens } from '../search/encoders.ts';
 import type { PostRecord, SearchSource } from './types.ts';
 
@@ -35,7 +36,7 @@ export interface SearchBody {
 
 export interface SearchRun {
   body: SearchBody;
-  /** Rank of the first item minus one (for streams that number results). */
+  /** Rank of the first item minus one (for surfaces that number results). */
   offset: number;
 }
 
@@ -86,10 +87,11 @@ function imagesOf(index: CatalogIndex, hits: readonly Resolved[]): ImageRecord[]
   return out;
 }
 
-export function runSearch(index: CatalogIndex, source: SearchSource, params: Params): SearchRun {
+/** Search in the window given, else in the page the query's `page` and `per_page` name. */
+export function runSearch(index: CatalogIndex, source: SearchSource, params: Params, window?: Window): SearchRun {
   const text = readSearchText(params);
   const { lang, fallback } = readContent(params);
-  const { page, per_page } = readPage(params);
+  const range = window ?? pageWindow(readPage(params));
   const required = phrases(text);
   let found = matches(index, source, lang, fallback, text.replace(/"/g, ' '));
   if (required.length > 0) {
@@ -98,14 +100,13 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
       return required.every((p) => hay.includes(fold(r.lang, p).replace(/\s+/g, ' ')));
     });
   }
-  const offset = (page - 1) * per_page;
-  const slice = found.slice(offset, offset + per_page);
+  const slice = cut(found, range);
   const data = slice.map((r) => ({
     ...summary(index.catalog, r, index.available.get(r.post)!),
     snippet: snippet(r.lang, source.text(r.lang, r.post.slug) ?? '', tokens(r.lang, text)),
   }));
   return {
-    offset,
+    offset: range.offset,
     body: {
       attribution: index.catalog.site.attribution,
       data,

@@ -3,6 +3,7 @@ import { messages } from './messages.ts';
 import { absolute, paths, type UrlScope } from './urls.ts';
 import type { Resolved } from './availability.ts';
 import type { EntryBody } from './types.ts';
+import type { PageQuery } from './params.ts';
 
 /** Output mappers: a resolved entry becomes the summary, detail and meta objects of SERVICE.md. */
 export interface TranslationMeta {
@@ -124,10 +125,6 @@ export interface Pagination {
   total_pages: number;
 }
 
-export function paginate<T>(items: readonly T[], page: number, perPage: number): { slice: T[]; pagination: Pagination } {
-  const start = (page - 1) * perPage;
-  return {
-    slice: items.slice(start, start + perPage),
-    pagination: { page, per_page: perPage, total: items.length, total_pages: Math.ceil(items.length / perPage) },
-  };
+export function pagination({ page, per_page }: PageQuery, total: number): Pagination {
+  return { page, per_page, total, total_pages: Math.ceil(total / per_page) };
 }

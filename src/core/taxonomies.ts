@@ -1,8 +1,9 @@
 import { isAvailable } from './availability.ts';
-import type { CatalogIndex, TaxonomyKind } from './catalog-index.ts';
+import type { CatalogIndex, TaxonomyKind, TermIndex } from './catalog-index.ts';
 import { errors } from './errors.ts';
 import { readLang, readList, type Params } from './params.ts';
 import { collection, type Collection } from './posts.ts';
+import type { PostRecord } from './types.ts';
 
 export interface TermCount {
   slug: string;
@@ -28,8 +29,27 @@ export function listTerms(index: CatalogIndex, kind: TaxonomyKind, params: Param
   return { attribution: index.catalog.site.attribution, data };
 }
 
-export function termPosts(index: CatalogIndex, kind: TaxonomyKind, slug: string, params: Params): Collection {
+function findTerm(index: CatalogIndex, kind: TaxonomyKind, slug: string): TermIndex {
   const found = index.terms[kind].get(slug);
   if (!found) throw errors.notFound(NOUN[kind], slug);
-  return collection(index, found.posts, readList(params));
+  return found;
+}
+
+export function termPosts(index: CatalogIndex, kind: TaxonomyKind, slug: string, params: Params): Collection {
+  return collection(index, findTerm(index, kind, slug).posts, readList(params));
+}
+
+/** Term slugs a post list is narrowed to; a post must carry every one given. */
+export type TermFilter = Partial<Record<TaxonomyKind, string>>;
+
+/** The posts carrying every term of `filter`, in list order; an unknown term is NOT_FOUND. */
+export function postsWithTerms(index: CatalogIndex, filter: TermFilter): readonly PostRecord[] {
+  let posts: readonly PostRecord[] = index.catalog.posts;
+  for (const kind of ['categories', 'tags'] as const) {
+    const slug = filter[kind];
+    if (slug === undefined) continue;
+    const members = new Set(findTerm(index, kind, slug).posts);
+    posts = posts.filter((p) => members.has(p));
+  }
+  return posts;
 }

@@ -43,6 +43,8 @@ export const SCHEMAS: Record<string, Schema> = {
   Error: resources.error,
   LanguageError: resources.languageError,
   TranslationUnavailable: resources.translationUnavailable,
+  GraphQLRequest: resources.graphqlRequest,
+  GraphQLResponse: resources.graphqlResponse,
   ServerCard: resources.serverCard,
   AgentCard: resources.agentCard,
   Linkset: resources.linkset,

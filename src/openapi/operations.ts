@@ -161,4 +161,26 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /.well-known/openid-configuration': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'OpenID discovery; no token issuance', required: ['issuer', 'scopes_supported'] }) }, json: true },
   'GET /.well-known/agent-skills/index.json': { tag: 'Discovery', static: true, replies: { 200: ok('SkillsIndex') }, json: true },
   'GET /.well-known/agent-skills/{skill}/SKILL.md': { tag: 'Discovery', static: true, parameters: ['skill'], replies: { 200: markdown('The skill, byte-identical to its sha256 in the index') } },
+  'GET /graphql': {
+    tag: 'GraphQL',
+    description: 'Without query: the SDL as text/plain (its schema description names the calendar version 2026-06). With ?introspection or Accept: application/json (and no query): the introspection result. With ?query= (and optional variables, operationName): executes, as GraphQL over HTTP. A mutation over GET is 405.',
+    parameters: ['gqlQuery', 'gqlVariables', 'gqlOperationName', 'introspection'],
+    replies: {
+      200: { description: 'SDL, introspection JSON, or a GraphQL response', type: 'text/plain', schema: { type: 'string' }, also: { 'application/json': 'GraphQLResponse', 'application/graphql-response+json': 'GraphQLResponse' } },
+      400: { description: 'Parse or validation failure (application/graphql-response+json), a bad request, or a query over the limits', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
+      405: { description: 'A mutation over GET', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
+      406: { description: 'The client accepts neither JSON media type' },
+    },
+  },
+  'POST /graphql': {
+    tag: 'GraphQL',
+    description: 'GraphQL over HTTP. Read-only schema (no mutations): site, languages, posts(first, after, lang, fallback, category, tag) and search(query, lang, fallback, first, after) as Relay connections, post(slug, lang, fallback), categories(lang), tags(lang). first is 1 to 100 (default 10). Errors carry extensions.code: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT, NOT_FOUND, TRANSLATION_UNAVAILABLE, QUERY_TOO_COMPLEX, INTERNAL_SERVER_ERROR. With Accept: application/graphql-response+json, parse and validation failures are 4xx; with application/json they are 200.',
+    body: { schema: 'GraphQLRequest', description: 'The operation', example: { query: '{ posts(first: 2) { totalCount edges { cursor node { slug title } } } }' }, required: true },
+    replies: {
+      200: { description: 'data and/or errors', schema: 'GraphQLResponse', also: { 'application/graphql-response+json': 'GraphQLResponse' } },
+      400: { description: 'Parse or validation failure (application/graphql-response+json), a malformed body, or a query over the limits', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
+      406: { description: 'The client accepts neither JSON media type' },
+      415: { description: 'Unsupported Content-Type', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
+    },
+  },
 };

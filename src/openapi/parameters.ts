@@ -17,6 +17,10 @@ export const PARAMETERS: Record<string, Schema> = {
   askSite: query('site', { type: 'string' }, "This site's name, URL or host (default: this site). Anything else is a 400."),
   askStreaming: query('streaming', { type: 'string', enum: ['true', 'false', '1', '0'] }, 'true streams signed events.'),
   sessionId: query('sessionId', { type: 'string', format: 'uuid' }, 'The session named by the endpoint event.', true),
+  gqlQuery: query('query', { type: 'string' }, 'A GraphQL query document (GET execution).'),
+  gqlVariables: query('variables', { type: 'string' }, 'JSON-encoded variables.'),
+  gqlOperationName: query('operationName', { type: 'string' }, 'Which operation of the document to run.'),
+  introspection: { ...query('introspection', { type: 'string' }, 'Present (even empty): answer the introspection result as JSON.'), allowEmptyValue: true },
   skill: { name: 'skill', in: 'path', required: true, description: 'Skill name from the index', schema: { type: 'string' } },
   langPath: { name: 'lang', in: 'path', required: true, description: 'A language code other than en', schema: { type: 'string', enum: LANGUAGE_CODES.filter((c) => c !== 'en') } },
 };

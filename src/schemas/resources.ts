@@ -234,6 +234,24 @@ export const jsonRpcResponse: Schema = {
   required: ['jsonrpc'],
 };
 
+export const graphqlRequest: Schema = {
+  type: 'object',
+  properties: { query: str('The GraphQL document'), variables: { type: 'object', nullable: true }, operationName: { type: 'string', nullable: true }, extensions: { type: 'object', nullable: true } },
+  required: ['query'],
+};
+
+export const graphqlResponse: Schema = {
+  type: 'object',
+  properties: {
+    data: { type: 'object', nullable: true },
+    errors: array({
+      type: 'object',
+      properties: { message: str(), locations: array({ type: 'object' }), path: array({}), extensions: { type: 'object', properties: { code: { type: 'string', enum: ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'NOT_FOUND', 'TRANSLATION_UNAVAILABLE', 'QUERY_TOO_COMPLEX', 'INTERNAL_SERVER_ERROR'] } }, required: ['code'] } },
+      required: ['message', 'extensions'],
+    }),
+  },
+};
+
 /** Discovery documents follow outside standards with extension points, so they stay open. */
 export const serverCard: Schema = {
   type: 'object',

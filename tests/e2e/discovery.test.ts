@@ -63,7 +63,7 @@ for (const base of ['', '/sandbox']) {
         (op.parameters ?? []).map((p) => doc.components.parameters[p.$ref.split('/').pop()!]).filter((p: { in: string; required?: boolean }) => p.in === 'query' && p.required);
       for (const [template, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { $ref: string }[]; requestBody?: { content: Record<string, { example?: unknown }> } }>>)) {
         const kind = /^\/api\/(categories|tags)\/\{slug\}$/.exec(template)?.[1];
-        const own = kind ? await term(kind) : template.includes('{lang}/{slug}') ? { ...values, ...translated } : values;
+        const own: Record<string, string> = kind ? await term(kind) : template.includes('{lang}/{slug}') ? { ...values, ...translated } : values;
         const path = template.replace(/\{(\w+)\}/g, (_, name: string) => own[name]!);
         for (const [method, op] of Object.entries(item)) {
           if (template === '/mcp/messages' || template === '/mcp/sse' || template === '/api/stream/search') continue; // streams and sessions: tests of their own

@@ -1,37 +1,59 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { loadCore } from '../../src/build/load-bundle.ts';
+import { DIST } from '../../src/build/roots.ts';
+import { openApiDocument } from '../../src/openapi/document.ts';
+import { ROUTES } from '../../functions/routes.ts';
+import pkg from '../../package.json' with { type: 'json' };
 
 /**
- * Contract check for every JSON response the suite sees: it must be documented in the served
- * /openapi.json (path, method, status) and match the schema given there. Unknown paths may
- * only give the global answers (400 bad path, 401, 404, 405, 429) with an {error} body.
+ * Contract check for every JSON response the suite sees: it must be documented in the OpenAPI
+ * document (path, method, status) and match the schema given there. The document is built
+ * in-process by the same code that serves /openapi.json (fetching it would spend the rate limit
+ * that some tests measure). Unknown paths may only give the global answers (400 bad path, 401,
+ * 404, 405, 413, 429) with an {error} body.
  */
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> }>> };
+type Param = { in: string; name: string; schema: { enum?: string[]; pattern?: string } };
+type Op = { parameters?: { $ref: string }[]; responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> };
+type Doc = { paths: Record<string, Record<string, Op>>; components: { parameters: Record<string, Param> } };
 
 const docs = new Map<string, Promise<{ doc: Doc; ajv: Ajv; id: string }>>();
 const validators = new Map<string, ValidateFunction>();
 export const checked = { responses: 0 };
 
-function load(origin: string): Promise<{ doc: Doc; ajv: Ajv; id: string }> {
-  let p = docs.get(origin);
+function load(root: 'main' | 'sandbox'): Promise<{ doc: Doc; ajv: Ajv; id: string }> {
+  let p = docs.get(root);
   if (!p) {
-    const id = `openapi-${docs.size}`;
-    p = fetch(`${origin}/openapi.json`).then(async (res) => {
-      const doc = (await res.json()) as Doc;
+    const id = `openapi-${root}`;
+    p = loadCore(DIST.bundle(root)).then(async (core) => {
+      const doc = JSON.parse(JSON.stringify(await openApiDocument(core, ROUTES, pkg.version))) as Doc;
       const ajv = new Ajv({ strict: false, allErrors: true });
       addFormats.default(ajv);
       ajv.addSchema(doc, id);
       return { doc, ajv, id };
     });
-    docs.set(origin, p);
+    docs.set(root, p);
   }
   return p;
 }
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+/** Does a path segment fit the named parameter's schema (enum, pattern) in this path item? */
+function fits(doc: Doc, template: string, name: string, value: string): boolean {
+  for (const op of Object.values(doc.paths[template] ?? {})) {
+    for (const ref of op.parameters ?? []) {
+      const p = doc.components.parameters[ref.$ref.split('/').pop()!];
+      if (p?.in !== 'path' || p.name !== name) continue;
+      if (p.schema.enum && !p.schema.enum.includes(value)) return false;
+      if (p.schema.pattern && !new RegExp(p.schema.pattern).test(value)) return false;
+    }
+  }
+  return true;
+}
+
 /** The documented template for a concrete path: literal segments beat parameters. */
-export function matchTemplate(templates: string[], path: string): string | undefined {
+export function matchTemplate(templates: string[], path: string, accepts: (template: string, name: string, value: string) => boolean = () => true): string | undefined {
   const segs = path.split('/');
   let best: { t: string; score: number } | undefined;
   for (const t of templates) {
@@ -40,8 +62,12 @@ export function matchTemplate(templates: string[], path: string): string | undef
     let score = 0;
     const ok = ts.every((seg, i) => {
       if (seg === segs[i]) return (score += 2), true;
-      const re = new RegExp(`^${seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      return seg.includes('{') && re.test(segs[i]!) && (score += seg === `{${seg.slice(1, -1)}}` ? 0 : 1, true);
+      const names = [...seg.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      const re = new RegExp(`^${seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+      const m = re.exec(segs[i]!);
+      if (!names.length || !m || !names.every((n, k) => accepts(t, n, m[k + 1]!))) return false;
+      score += seg === `{${names[0]}}` ? 0 : 1;
+      return true;
     });
     if (ok && (!best || score > best.score)) best = { t, score };
   }
@@ -54,10 +80,9 @@ export async function checkContract(base: string, path: string, method: string, 
   if (!/[/+]json\b/.test(contentType) || method === 'HEAD' || status === 304) return;
   const url = new URL(path, base);
   const sandbox = url.pathname === '/sandbox' || url.pathname.startsWith('/sandbox/');
-  const origin = `${url.origin}${sandbox ? '/sandbox' : ''}`;
   const inner = sandbox ? url.pathname.slice('/sandbox'.length) || '/' : url.pathname;
-  const { doc, ajv, id } = await load(origin);
-  const template = matchTemplate(Object.keys(doc.paths), inner);
+  const { doc, ajv, id } = await load(sandbox ? 'sandbox' : 'main');
+  const template = matchTemplate(Object.keys(doc.paths), inner, (t, name, value) => fits(doc, t, name, value));
   const op = template ? doc.paths[template]![method.toLowerCase()] : undefined;
   let schemaRef: string;
   if (!op) {

@@ -1,0 +1,110 @@
+import { getOperationAST, GraphQLError, introspectionFromSchema, printSchema } from 'graphql';
+import { createYoga, processRegularResult, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { FORMATS } from '../src/core/formats.ts';
+import { negotiate } from '../src/core/negotiate.ts';
+import { formatError } from '../src/graphql/errors.ts';
+import { limitsRule, parseWithinLimits } from '../src/graphql/limits.ts';
+import type { GraphQLContext } from '../src/graphql/resolvers.ts';
+import { schema } from '../src/graphql/schema.ts';
+import type { RequestContext, Root } from './context.ts';
+import { CACHE_PUBLIC, json, text } from './http.ts';
+import type { Route } from './routes.ts';
+
+/**
+ * GraphQL over HTTP at /graphql (and /sandbox/graphql) with Yoga. GET without `query` describes
+ * the schema (SDL, or introspection JSON); GET with `query` and POST execute.
+ */
+const SDL_TEXT = printSchema(schema);
+const INTROSPECTION = { data: introspectionFromSchema(schema) };
+
+/** Document size and query depth and cost, checked before anything is resolved. */
+const limits: Plugin = {
+  onParse({ setParseFn }) {
+    setParseFn(parseWithinLimits);
+  },
+  onValidate({ addValidationRule }) {
+    addValidationRule(limitsRule);
+  },
+};
+
+/**
+ * The schema has no mutations, so a mutation is a validation error on every method. Over POST
+ * graphql-js says so; over GET this answers first (with the 405 GraphQL over HTTP asks for),
+ * where Yoga would call it a bad request.
+ */
+const mutationsAreInvalid: Plugin = {
+  onParse() {
+    return ({ result, context }) => {
+      const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
+      if (request?.method !== 'GET' || !result || result instanceof Error) return;
+      const operation = getOperationAST(result, params?.operationName ?? undefined);
+      if (operation?.operation !== 'mutation') return;
+      throw new GraphQLError('This API is read-only: the schema has no mutations.', {
+        nodes: operation,
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 405, headers: { allow: 'POST' } } },
+      });
+    };
+  },
+};
+
+/**
+ * JSON answers only. The schema has nothing to stream (no subscriptions, no @defer), and Folio's
+ * event streams are its signed ones; Yoga would also answer text/event-stream and multipart/mixed.
+ * A client that accepts JSON at all gets JSON; one that accepts only those gets 406, as Yoga
+ * answers any other media type it cannot produce.
+ */
+const jsonOnly: Plugin = {
+  onResultProcess({ resultProcessor, setResultProcessor }) {
+    if (resultProcessor && resultProcessor !== processRegularResult) {
+      setResultProcessor(() => new Response(null, { status: 406, headers: { accept: 'application/graphql-response+json, application/json' } }), 'application/json');
+    }
+  },
+};
+
+const yogas = new WeakMap<Root, YogaServerInstance<object, GraphQLContext>>();
+
+/** One Yoga per content root, made on first use and kept. */
+function yogaFor(root: Root): YogaServerInstance<object, GraphQLContext> {
+  let yoga = yogas.get(root);
+  if (!yoga) {
+    yoga = createYoga<object, GraphQLContext>({
+      schema,
+      context: { core: root.core },
+      graphqlEndpoint: `${root.base}/graphql`,
+      // The SDL is served at GET /graphql; no in-page IDE that would load scripts from a CDN.
+      graphiql: false,
+      landingPage: false,
+      // The front server puts CORS on every response.
+      cors: false,
+      maskedErrors: { maskError: formatError },
+      plugins: [limits, mutationsAreInvalid, jsonOnly],
+      // Web-standard objects in and out, like every other function.
+      fetchAPI: { Request, Response, Headers, ReadableStream, URL, URLSearchParams, TextEncoder, TextDecoder, Blob, FormData, fetch },
+    });
+    yogas.set(root, yoga);
+  }
+  return yoga;
+}
+
+async function execute(ctx: RequestContext): Promise<Response> {
+  const read = ctx.request.method !== 'POST';
+  // HEAD is answered as GET (the front server drops the body); Yoga itself knows only GET and POST.
+  const response = await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request);
+  // A GET result is the same for everyone until the next build; anything else is not kept.
+  response.headers.set('cache-control', read && response.status === 200 ? CACHE_PUBLIC : 'no-store');
+  return response;
+}
+
+function describe(ctx: RequestContext): Response {
+  const wantsJson = ctx.url.searchParams.has('introspection') || negotiate(ctx.request.headers.get('accept'), [FORMATS.text, FORMATS.json]) === FORMATS.json;
+  return wantsJson ? json(INTROSPECTION) : text(SDL_TEXT, FORMATS.text.contentType);
+}
+
+export const graphqlRoutes: Route[] = [
+  {
+    path: '/graphql',
+    summary: 'GraphQL schema (SDL as text/plain; introspection JSON with ?introspection or Accept: application/json); ?query= executes',
+    handler: (ctx) => (ctx.url.searchParams.has('query') ? execute(ctx) : describe(ctx)),
+  },
+  { method: 'POST', path: '/graphql', summary: 'GraphQL query (read-only, version 2026-06): {query, variables, operationName}', handler: execute },
+];

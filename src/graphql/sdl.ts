@@ -1,0 +1,274 @@
+/**
+ * The GraphQL schema, as SDL: the one source of the types (served at `GET /graphql`, executed
+ * by the resolvers). Field names are the REST field names in camelCase, so a GraphQL answer
+ * and the REST answer for the same request match key by key after that mapping.
+ */
+export const GRAPHQL_VERSION = '2026-06';
+
+export const SDL = /* GraphQL */ `
+"""
+Folio read API, GraphQL calendar version ${GRAPHQL_VERSION}. Read-only: there are no mutations.
+The same data as the REST API under /api/, with REST field names in camelCase.
+Lists are Relay connections: \`first\` (1 to 100, default 10) and \`after\` (an opaque cursor).
+\`lang\` is one of the 14 language codes (case-insensitive, default en); \`fallback\` is only "en".
+Errors carry \`extensions.code\`: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT,
+NOT_FOUND, TRANSLATION_UNAVAILABLE, QUERY_TOO_COMPLEX or INTERNAL_SERVER_ERROR.
+"""
+schema {
+  query: Query
+}
+
+type Query {
+  "Site name, description (in \`lang\` where the site has one), author, home URL and post count."
+  site(lang: String): Site
+  "The supported languages with their homes, APIs and feeds."
+  languages: Languages
+  """
+  Post summaries, newest first (the order of GET /api/posts). Without \`fallback\`, only posts
+  available in \`lang\`; with \`fallback: "en"\`, every post, untranslated ones in English.
+  \`category\` and \`tag\` are slugs; given both, a post must carry both. An unknown slug is NOT_FOUND.
+  """
+  posts(first: Int = 10, after: String, lang: String, fallback: String, category: String, tag: String): PostConnection
+  """
+  One post with its body. Unknown slug: null and NOT_FOUND. A translation that is missing or
+  stale: null and TRANSLATION_UNAVAILABLE (extensions carry status, englishUrl, fallbackUrl)
+  unless \`fallback: "en"\` is given.
+  """
+  post(slug: String!, lang: String, fallback: String): Post
+  """
+  Search ranked by relevance (the order of GET /api/search). \`query\` as REST's \`q\`: not
+  blank, at most 256 characters; \`"quoted words"\` must appear as a phrase.
+  """
+  search(query: String!, lang: String, fallback: String, first: Int = 10, after: String): SearchConnection
+  "Categories with the number of posts available in \`lang\`; categories with none there are left out."
+  categories(lang: String): [Term!]
+  "Tags with the number of posts available in \`lang\`; tags with none there are left out."
+  tags(lang: String): [Term!]
+}
+
+type Site {
+  name: String!
+  description: String!
+  author: String!
+  "Home page in the requested language."
+  url: String!
+  "Number of English posts."
+  postCount: Int!
+  attribution: String!
+}
+
+type Languages {
+  attribution: String!
+  defaultLanguage: String!
+  totalLanguages: Int!
+  "Non-English languages with at least one available post."
+  translatedLanguages: Int!
+  languages: [Language!]!
+}
+
+type Language {
+  code: String!
+  nativeName: String!
+  name: String!
+  "ltr or rtl"
+  dir: String!
+  htmlLang: String!
+  hreflang: String!
+  siteUrl: String!
+  apiUrl: String!
+  feedUrl: String!
+}
+
+type Term {
+  slug: String!
+  name: String!
+  "Posts available in the requested language."
+  count: Int!
+}
+
+"The fields of a REST post summary, shared by list items, search results and the post detail."
+interface PostFields {
+  slug: String!
+  title: String!
+  date: String!
+  modified: String
+  author: String!
+  summary: String
+  url: String!
+  "A site path, or null when the post has no image."
+  featuredImage: String
+  categories: [String!]!
+  tags: [String!]!
+  "Language of the returned content."
+  language: String!
+  isTranslation: Boolean!
+  "Other languages the post is available in."
+  translationsAvailable: [String!]!
+  englishUrl: String!
+  "Present for translated or fallback content."
+  translation: TranslationMeta
+}
+
+"A post in a list (a REST post summary)."
+type PostSummary implements PostFields {
+  slug: String!
+  title: String!
+  date: String!
+  modified: String
+  author: String!
+  summary: String
+  url: String!
+  featuredImage: String
+  categories: [String!]!
+  tags: [String!]!
+  language: String!
+  isTranslation: Boolean!
+  translationsAvailable: [String!]!
+  englishUrl: String!
+  translation: TranslationMeta
+}
+
+"A search result: a post summary with a snippet around the best match."
+type SearchHit implements PostFields {
+  slug: String!
+  title: String!
+  date: String!
+  modified: String
+  author: String!
+  summary: String
+  url: String!
+  featuredImage: String
+  categories: [String!]!
+  tags: [String!]!
+  language: String!
+  isTranslation: Boolean!
+  translationsAvailable: [String!]!
+  englishUrl: String!
+  translation: TranslationMeta
+  "Plain text around the best match, with a leading and/or trailing ellipsis where cut."
+  snippet: String!
+}
+
+"A post with its body (the REST post detail)."
+type Post implements PostFields {
+  slug: String!
+  title: String!
+  date: String!
+  modified: String
+  author: String!
+  summary: String
+  url: String!
+  featuredImage: String
+  categories: [String!]!
+  tags: [String!]!
+  language: String!
+  isTranslation: Boolean!
+  translationsAvailable: [String!]!
+  englishUrl: String!
+  translation: TranslationMeta
+  contentHtml: String!
+  contentMarkdown: String!
+  "Estimated minutes, at least 1."
+  readingTime: Int!
+  "Every external URL in the body, in order of appearance."
+  links: [String!]!
+  media: [Media!]!
+  structure: Structure!
+}
+
+type TranslationMeta {
+  automated: Boolean!
+  provider: String
+  sourceLanguage: String!
+  targetLanguage: String!
+  verified: Boolean!
+  stale: Boolean!
+  fallbackUsed: Boolean!
+}
+
+type Media {
+  "image or video"
+  type: String!
+  src: String!
+}
+
+type Structure {
+  "Every h2 to h4 heading, in order."
+  sections: [Section!]!
+}
+
+type Section {
+  level: Int!
+  text: String!
+}
+
+"What the returned items are (REST's response meta)."
+type ResponseMeta {
+  "The requested language."
+  language: String!
+  sourceLanguage: String!
+  isTranslation: Boolean!
+  automatedTranslation: Boolean!
+  "Present whenever a returned item is an automated translation."
+  disclaimer: String
+  "Languages with at least one available post."
+  availableLanguages: [String!]!
+}
+
+type PageInfo {
+  hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  startCursor: String
+  endCursor: String
+}
+
+type PostConnection {
+  edges: [PostEdge!]!
+  pageInfo: PageInfo!
+  "Posts in the whole list (REST's pagination.total)."
+  totalCount: Int!
+  "Describes the returned edges."
+  meta: ResponseMeta!
+  attribution: String!
+}
+
+type PostEdge {
+  cursor: String!
+  node: PostSummary!
+}
+
+type SearchConnection {
+  edges: [SearchEdge!]!
+  pageInfo: PageInfo!
+  "All matches (REST's total)."
+  totalCount: Int!
+  "Describes the returned edges."
+  meta: ResponseMeta!
+  attribution: String!
+  "The query as searched."
+  query: String!
+  "Featured and inline images of the returned results, deduplicated."
+  images: [Image!]!
+  "Images of all matches."
+  totalImages: Int!
+}
+
+type SearchEdge {
+  cursor: String!
+  node: SearchHit!
+}
+
+type Image {
+  "image"
+  type: String!
+  "A site path."
+  url: String!
+  title: String!
+  description: String!
+  width: Int!
+  height: Int!
+  postSlug: String!
+  postUrl: String!
+  postTitle: String!
+}
+`;
