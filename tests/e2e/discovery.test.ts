@@ -199,3 +199,21 @@ describe('.well-known', () => {
     }
   });
 });
+
+describe('the /api HTML page', () => {
+  test('lists every documented operation with live example links, and the site links to it', async () => {
+    for (const base of ['', '/sandbox']) {
+      const page = await get(site.url, `${base}/api`, { headers: { accept: 'text/html' } });
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type')!, /text\/html/);
+      const doc = (await get(site.url, `${base}/openapi.json`)).json;
+      const html = page.text.replaceAll('&#123;', '{').replaceAll('&#125;', '}');
+      for (const path of Object.keys(doc.paths)) assert.ok(html.includes(`<code>${base}${path}</code>`), `${base}${path} on the page`);
+      const hrefs = [...html.matchAll(/<td><a href="([^"]+)"><code>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+      assert.ok(hrefs.length > 20);
+      for (const href of hrefs) assert.equal((await get(site.url, href)).status, 200, href);
+      const home = await get(site.url, `${base}/`);
+      assert.ok(home.text.includes(`href="${base}/api"`), 'linked from the site');
+    }
+  });
+});
