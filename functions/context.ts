@@ -1,3 +1,4 @@
+import type { ContactService } from '../src/contact/service.ts';
 import type { Core } from '../src/core/index.ts';
 import type { StreamCounter } from './sse.ts';
 
@@ -9,6 +10,8 @@ export interface Root {
   core: Core;
   /** Key for event signatures (the sandbox's is published). */
   signingSecret: string;
+  /** Paid contact; absent when switched off or not configured (the endpoint answers 503). */
+  contact?: ContactService;
 }
 
 /** The host's static files (Cloudflare's ASSETS binding, a local folder...). */

@@ -1,3 +1,5 @@
+import { readContactConfig, type ContactConfig } from '../contact/config.ts';
+
 /** Every runtime setting, read once from the environment (documented in README.md). */
 export interface ServerConfig {
   port: number;
@@ -9,6 +11,8 @@ export interface ServerConfig {
   distRoot: string;
   /** Key for event signatures; a random one per start when unset. */
   signingSecret: string | undefined;
+  /** Paid contact for each root (CONTACT_*, SANDBOX_CONTACT_*). */
+  contact: ContactConfig;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -29,5 +33,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimit: int(env, 'BODY_LIMIT', 64 * 1024, 1),
     distRoot: env.FOLIO_DIST_ROOT ?? process.cwd(),
     signingSecret: env.EVENT_SIGNING_SECRET || undefined,
+    contact: readContactConfig(env),
   };
 }
