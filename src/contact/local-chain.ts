@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, createWalletClient, http, nonceManager, toHex, type Abi, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http, nonceManager, toHex, type Abi, type Address, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { TOKEN_ABI } from './token-abi.ts';
 
@@ -152,7 +152,7 @@ export async function startLocalPayments(port = 0): Promise<LocalPayments> {
     const wallet = createWalletClient({ account: deployer, chain, transport });
     const client = createPublicClient({ chain, transport, pollingInterval: 100 });
     const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args: ['Folio Dollar', 'FUSD', deployer.address, SUPPLY] });
-    const token = (await client.waitForTransactionReceipt({ hash })).contractAddress!;
+    const token = getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress!);
     return {
       rpcUrl: anvil.rpcUrl,
       chainId: LOCAL_CHAIN_ID,

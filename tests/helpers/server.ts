@@ -7,6 +7,8 @@ export interface RunningServer {
   url: string;
   stop(): Promise<void>;
   output(): string;
+  /** Resolves with the exit code when the process ends on its own or is stopped. */
+  exited: Promise<number | null>;
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
@@ -15,6 +17,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20_000);
     const onData = (chunk: Buffer) => {
@@ -32,6 +35,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     output: () => log,
+    exited,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
