@@ -22,10 +22,12 @@ export interface ChainState {
 }
 
 const address = z.string().refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address');
+const DECIMAL = /^(0|[1-9][0-9]{0,77})$/;
+// zod still runs a refinement after a failed regex, hence the guard before BigInt().
 const uint256 = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,77})$/, 'must be a decimal string')
-  .refine((v) => BigInt(v) < 2n ** 256n, 'must fit in uint256');
+  .regex(DECIMAL, 'must be a decimal string')
+  .refine((v) => !DECIMAL.test(v) || BigInt(v) < 2n ** 256n, 'must fit in uint256');
 
 const PermitPayloadSchema = z.object({
   signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed hex signature'),
@@ -96,11 +98,12 @@ export async function verifyPayment(payment: ParsedPayment, offer: Offer, state:
   if (!isAddressEqual(permit.spender, spender)) return refusals.spender(spender);
   if (permit.value !== offer.amount) return refusals.value(offer.amount);
   if (permit.deadline < state.time + MIN_SECONDS_LEFT) return refusals.deadline(permit.deadline, state.time);
-  if (!isLowS(signature)) return refusals.highS();
   let signer: Hex;
   try {
+    if (!isLowS(signature)) return refusals.highS();
     signer = await recoverTypedDataAddress({ ...permitTypedData(offer.domain, permit), signature });
   } catch {
+    // Not a signature at all (a v byte other than 0, 1, 27, 28; r or s out of range).
     return refusals.signature();
   }
   if (!isAddressEqual(signer, permit.owner)) return refusals.signature();
