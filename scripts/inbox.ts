@@ -44,7 +44,8 @@ function exported(m: StoredMessage) {
 if (command === 'export') {
   for (const m of messages) process.stdout.write(`${JSON.stringify(exported(m))}\n`);
 } else {
-  console.log(`${messages.length} message(s) in ${file} (pending: payment not completed yet)`);
+  const pending = messages.filter((m) => m.state === 'pending').length;
+  console.log(`${messages.length} message(s) in ${file}${pending ? `, ${pending} pending (payment not settled yet: the payer's retry finishes it)` : ''}`);
   for (const m of messages) {
     const preview = m.message.body.replace(/\s+/g, ' ').slice(0, 60);
     const delivered = m.delivery.deliveredAt ? 'delivered' : m.delivery.error ? `delivery failed x${m.delivery.attempts}` : '';

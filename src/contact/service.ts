@@ -3,7 +3,7 @@ import type { Address } from 'viem';
 import { ChainUnavailable, Reverted, type PaymentChain, type TxOutcome } from './chain.ts';
 import { messageDigest, validateMessage, type ContactMessage } from './fields.ts';
 import type { Inbox, StoredMessage } from './inbox.ts';
-import { keyedQueue } from './keyed-queue.ts';
+import type { KeyedQueue } from './keyed-queue.ts';
 import { buildOffer, paymentRequired, paymentRequiredBody, type Offer } from './offer.ts';
 import { parsePayment, paymentKey, permitOf, samePermit, signedPermit, verifyPayment, type ParsedPayment } from './payment.ts';
 import { refusalForRevert, refusals, type Refusal } from './refusals.ts';
@@ -27,6 +27,8 @@ export interface ContactServiceDeps {
   inbox: Inbox;
   terms: { chainId: number; asset: Address; payTo: Address; price: string };
   resource: ResourceInfo;
+  /** Where one payer's payments wait for each other; shared by the roots of a process. */
+  perPayer: KeyedQueue;
   /** Called when a message is stored as paid (the delivery outbox listens). */
   onStored?: () => void;
   /** Test-only crash point: right after the transfer's receipt, before the message is completed. */
@@ -42,7 +44,6 @@ export interface ContactServiceDeps {
 export function contactService(deps: ContactServiceDeps): ContactService {
   const { chain, inbox } = deps;
   const log = deps.log ?? ((m: string) => console.error(m));
-  const perPayer = keyedQueue();
 
   async function currentOffer(): Promise<Offer> {
     return buildOffer({ ...deps.terms, spender: chain.spender, token: await chain.tokenInfo() });
@@ -138,8 +139,8 @@ export function contactService(deps: ContactServiceDeps): ContactService {
     }
     const refusal = await verifyPayment(payment, offer, await chain.state(payment.permit.owner));
     if (refusal) return paymentRequiredOutcome(offer, refusal);
-    const { network, asset, payTo } = offer.requirements;
-    const row = inbox.reserve({ key, message, digest, network, asset: asset as Address, payTo: payTo as Address, permit: signed });
+    const { asset, payTo } = deps.terms;
+    const row = inbox.reserve({ key, message, digest, network: offer.requirements.network, asset, payTo, permit: signed });
     return settle(row, offer);
   }
 
@@ -158,10 +159,12 @@ export function contactService(deps: ContactServiceDeps): ContactService {
         if (payment === null) return paymentRequiredOutcome(offer);
         const parsed = parsePayment(payment);
         if ('reason' in parsed) return paymentRequiredOutcome(offer, parsed);
-        const payer = `${offer.requirements.asset}:${parsed.permit.owner}`.toLowerCase();
-        return await perPayer(payer, () => pay(checked.message, parsed, offer));
+        // One payer's permits to one relayer share its allowance, so they settle one at a time.
+        const payer = `${chain.spender}:${offer.requirements.asset}:${parsed.permit.owner}`.toLowerCase();
+        return await deps.perPayer(payer, () => pay(checked.message, parsed, offer));
       } catch (e) {
-        if (e instanceof ChainUnavailable) return unavailable(e);
+        // A read that reverts means the token is not what the configuration says.
+        if (e instanceof ChainUnavailable || e instanceof Reverted) return unavailable(e);
         throw e;
       }
     },

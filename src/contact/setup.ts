@@ -2,6 +2,7 @@ import type { ContactConfig } from './config.ts';
 import { paymentChain } from './chain.ts';
 import { ownerMail, smtpSender, startOutbox, type MailSettings, type Outbox } from './delivery.ts';
 import { sqliteInbox, type Inbox } from './inbox.ts';
+import { keyedQueue } from './keyed-queue.ts';
 import { createRelayer, type Relayer } from './relayer.ts';
 import { contactService, type ContactService } from './service.ts';
 
@@ -22,6 +23,7 @@ export interface OpenContact {
  */
 export function openContact(config: ContactConfig, hooks: { crash: () => void }): OpenContact {
   const relayers = new Map<string, Relayer>();
+  const perPayer = keyedQueue();
   const inboxes: Inbox[] = [];
   const outboxes: Outbox[] = [];
   return {
@@ -39,6 +41,7 @@ export function openContact(config: ContactConfig, hooks: { crash: () => void })
         chain: paymentChain(relayer, s.asset, s.payTo),
         inbox,
         terms: { chainId: s.chainId, asset: s.asset, payTo: s.payTo, price: s.price },
+        perPayer,
         resource: { url: resourceUrl, description: 'Send a paid message to the site owner', mimeType: 'application/json' },
         onStored: outbox && (() => void outbox.kick()),
         afterSettle: config.crashAfter === 'settle' ? hooks.crash : undefined,
