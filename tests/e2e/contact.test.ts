@@ -14,6 +14,7 @@ import { contactEnv, devKey, startLocalPayments, type LocalPayments } from '../.
 import { permitTypedData, type Permit } from '../../src/contact/permit.ts';
 import { TOKEN_ABI } from '../../src/contact/token-abi.ts';
 import { get, startServer, type Got, type RunningServer } from '../helpers/server.ts';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts';
 
 // A real anvil on a random port, the FolioToken compiled and deployed; every test pays from its own fresh payer.
 let chain: LocalPayments | undefined;
@@ -33,6 +34,7 @@ const addressOf = (index: number) => privateKeyToAccount(devKey(index)).address;
 let dir = '';
 const servers: RunningServer[] = [];
 let paid: RunningServer;
+let smtp: SmtpSink | undefined;
 
 async function serve(env: Record<string, string>): Promise<RunningServer> {
   const server = await startServer({ CONTACT_ENABLED: '', SANDBOX_CONTACT_ENABLED: '', CONTACT_TEST_CRASH_AFTER: '', RATE_LIMIT: '0', ...env });
@@ -45,12 +47,19 @@ const mainEnv = (database: string) => contactEnv('CONTACT_', chain!, { ...MAIN, 
 before(async () => {
   if (skip) return;
   dir = await mkdtemp(join(tmpdir(), 'folio-contact-'));
-  paid = await serve({ ...mainEnv(join(dir, 'main.sqlite')), ...contactEnv('SANDBOX_CONTACT_', chain!, { ...SANDBOX, database: join(dir, 'sandbox.sqlite') }) });
+  smtp = await startSmtpSink();
+  paid = await serve({
+    ...mainEnv(join(dir, 'main.sqlite')),
+    ...contactEnv('SANDBOX_CONTACT_', chain!, { ...SANDBOX, database: join(dir, 'sandbox.sqlite') }),
+    CONTACT_SMTP_URL: smtp.url,
+    CONTACT_MAIL_TO: 'owner@example.com',
+  });
 });
 
 after(async () => {
   await Promise.all(servers.map((s) => s.stop()));
   await chain?.stop();
+  await smtp?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -294,6 +303,22 @@ describe('paid contact', { skip }, () => {
     assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
     assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 1, 'one stored message');
     for (const [p] of others) assert.equal((await transfersFrom((await p).address)).length, 1);
+  });
+
+  test('the owner gets one e-mail per paid message (the twenty duplicates included), and the inbox records it', async () => {
+    const owner = await payer();
+    const r = await send(paid.url, { sender: 'mail-test', body: 'Please mail me.', reply_to: 'agent@example.com' }, await validPayment(owner));
+    assert.equal(r.status, 200, r.text);
+    const mailsOf = (text: string) => smtp!.mails.filter((m) => m.includes(text));
+    for (let i = 0; i < 50 && mailsOf('Please mail me.').length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [mail] = mailsOf('Please mail me.');
+    assert.ok(mail, 'the mail arrived');
+    assert.match(mail, /^To: owner@example\.com$/m);
+    assert.match(mail, /^Reply-To: agent@example\.com$/m);
+    assert.match(mail, /^Subject: Paid message from mail-test$/m);
+    assert.match(mail.replaceAll('=\n', ''), new RegExp(`Transaction: ${r.json.txHash}`), 'quoted-printable, unfolded');
+    assert.equal(mailsOf('Twenty times.').length, 1, 'one mail for the twenty duplicates');
+    assert.ok(storedFor(join(dir, 'main.sqlite'), owner.address)[0]!.delivery.deliveredAt, 'marked delivered');
   });
 
   test('a crash between settlement and answer: the retry returns the original result, the message exists once', async () => {
