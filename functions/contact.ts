@@ -4,9 +4,9 @@ import type { RequestContext } from './context.ts';
 import { json } from './http.ts';
 import type { Route } from './routes.ts';
 
-/** POST /contact/send: the HTTP face of the paid-contact service (x402 v2 headers, statuses). */
 const NO_STORE = { 'cache-control': 'no-store' };
 
+/** POST /contact/send: the HTTP face of the paid-contact service (statuses, x402 v2 headers). */
 async function sendMessage(ctx: RequestContext): Promise<Response> {
   const service = ctx.root.contact;
   if (!service) return json({ error: 'Paid contact is not available on this server: it is switched off or not configured.' }, 503, NO_STORE);

@@ -4,6 +4,7 @@ import {
   encodeFunctionData,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
   type Address,
   type Hex,
   type TransactionReceipt,
@@ -87,7 +88,13 @@ export function paymentChain(relayer: Relayer, asset: Address, payTo: Address): 
   }
 
   async function confirmed(hash: Hex): Promise<TxOutcome> {
-    return toOutcome(await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS }));
+    try {
+      return toOutcome(await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS }));
+    } catch (e) {
+      // A dropped transaction would leave a gap in the local nonce count that blocks every later one.
+      if (e instanceof WaitForTransactionReceiptTimeoutError) relayer.resync();
+      throw e;
+    }
   }
 
   return {

@@ -12,6 +12,8 @@ export interface Relayer {
    * can be stored before anything is broadcast), broadcasts, and returns the hash.
    */
   send(call: { to: Address; data: Hex }, onSigned: (hash: Hex) => void): Promise<Hex>;
+  /** Forget the local nonce (a transaction was not confirmed in time and may have been dropped). */
+  resync(): void;
 }
 
 export function createRelayer(rpcUrl: string, chainId: number, key: Hex): Relayer {
@@ -52,5 +54,11 @@ export function createRelayer(rpcUrl: string, chainId: number, key: Hex): Relaye
     chainId,
     client,
     send: (call, onSigned) => queue(account.address, () => signAndBroadcast(call, onSigned)),
+    resync() {
+      // Through the queue: a send in flight still owns the nonce it counts on.
+      void queue(account.address, async () => {
+        nextNonce = undefined;
+      });
+    },
   };
 }

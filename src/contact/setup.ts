@@ -30,7 +30,8 @@ export function openContact(config: ContactConfig, hooks: { crash: () => void })
     serviceFor(root, resourceUrl) {
       const s = config[root];
       if (!s) return undefined;
-      const relayerId = `${s.rpcUrl}|${s.chainId}|${s.relayerKey}`;
+      // One account on one chain has one nonce sequence, whatever RPC URL reaches it.
+      const relayerId = `${s.chainId}|${s.relayerKey}`;
       const relayer = relayers.get(relayerId) ?? createRelayer(s.rpcUrl, s.chainId, s.relayerKey);
       relayers.set(relayerId, relayer);
       const inbox = sqliteInbox(s.database);
