@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import type { Network } from '@x402/core/types';
 import type { Address, Hex } from 'viem';
 import type { ContactMessage } from './fields.ts';
@@ -115,6 +114,8 @@ function fromRow(r: Row): StoredMessage {
 /** The embedded default: one SQLite file, fully synced on every commit. */
 export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}): Inbox {
   if (path !== ':memory:' && !options.readOnly) mkdirSync(dirname(path), { recursive: true });
+  // Loaded on first use: node:sqlite warns that it is experimental, which a server without contact need not say.
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const db = new DatabaseSync(path, { readOnly: options.readOnly ?? false });
   db.exec('PRAGMA busy_timeout = 5000');
   if (!options.readOnly) {

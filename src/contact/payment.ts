@@ -54,6 +54,7 @@ export function parsePayment(header: string): ParsedPayment | Refusal {
   if (!inner.success) return refusals.malformed(describe(inner.error, 'payload.'));
   const p = inner.data.permit;
   return {
+    // The schema checked the network is CAIP-2; the library's type spells that as a template literal.
     payload: parsed.data as PaymentPayload,
     signature: inner.data.signature.toLowerCase() as Hex,
     permit: {

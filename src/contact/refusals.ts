@@ -7,6 +7,9 @@ export interface Refusal {
   error: string;
 }
 
+/** Seconds a permit must still be valid for, by chain time, to be settled safely. */
+export const MIN_SECONDS_LEFT = 6n;
+
 const refusal = (reason: string, error: string): Refusal => ({ reason, error });
 
 export const refusals = {
@@ -25,9 +28,6 @@ export const refusals = {
   insufficientFunds: () => refusal('insufficient_funds', "The owner's token balance is below the price."),
   failed: (detail: string) => refusal('invalid_transaction_state', `Settlement failed on chain: ${detail}.`),
 };
-
-/** Seconds a permit must still be valid for, by chain time, to be settled safely. */
-export const MIN_SECONDS_LEFT = 6n;
 
 /** What a token revert (an OpenZeppelin custom error) means for the payer. */
 export function refusalForRevert(errorName: string | undefined): Refusal {
