@@ -68,17 +68,10 @@ export function contactService(deps: ContactServiceDeps): ContactService {
   }
 
   function complete(row: StoredMessage, transfer: TxOutcome): ContactOutcome {
-    const answer = sentAnswer({
-      messageId: row.id,
-      network: row.network,
-      asset: row.asset,
-      payer: row.permit.owner,
-      payTo: row.payTo,
-      amount: row.permit.value,
-      hash: transfer.hash,
-      blockNumber: transfer.blockNumber,
-      blockHash: transfer.blockHash,
-    });
+    const answer = sentAnswer(
+      { messageId: row.id, network: row.network, asset: row.asset, payer: row.permit.owner, payTo: row.payTo, amount: row.permit.value },
+      transfer,
+    );
     inbox.complete(row.key, answer, new Date());
     deps.onStored?.();
     return { kind: 'sent', answer };

@@ -193,7 +193,10 @@ function newMessage(key: string): NewMessage {
 
 function settle(inbox: ReturnType<typeof sqliteInbox>, key: string, at: Date) {
   const row = inbox.find(key)!;
-  const answer = sentAnswer({ messageId: row.id, network: 'eip155:31337', asset: ASSET, payer: payer.address, payTo: PAY_TO, amount: '100000', hash: `0x${'aa'.repeat(32)}`, blockNumber: 7n, blockHash: `0x${'bb'.repeat(32)}` });
+  const answer = sentAnswer(
+    { messageId: row.id, network: 'eip155:31337', asset: ASSET, payer: payer.address, payTo: PAY_TO, amount: '100000' },
+    { hash: `0x${'aa'.repeat(32)}`, blockNumber: 7n, blockHash: `0x${'bb'.repeat(32)}` },
+  );
   inbox.complete(key, answer, at);
 }
 
