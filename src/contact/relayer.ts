@@ -32,20 +32,28 @@ export function createRelayer(rpcUrl: string, chainId: number, key: Hex): Relaye
   const queue = keyedQueue();
   let nextNonce: number | undefined;
 
+  const known = (hash: Hex) => client.getTransaction({ hash }).then(() => true, () => false);
+
   async function signAndBroadcast(call: { to: Address; data: Hex }, onSigned: (hash: Hex) => void): Promise<Hex> {
-    nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
-    const request = await wallet.prepareTransactionRequest({ ...call, nonce: nextNonce });
-    const serializedTransaction = await wallet.signTransaction(request);
-    const hash = keccak256(serializedTransaction);
-    onSigned(hash);
-    try {
-      await client.sendRawTransaction({ serializedTransaction });
-      nextNonce += 1;
-      return hash;
-    } catch (e) {
-      // The node may or may not have taken it: ask the chain again next time.
-      nextNonce = undefined;
-      throw e;
+    for (let attempt = 1; ; attempt++) {
+      nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+      const request = await wallet.prepareTransactionRequest({ ...call, nonce: nextNonce });
+      const serializedTransaction = await wallet.signTransaction(request);
+      const hash = keccak256(serializedTransaction);
+      onSigned(hash);
+      try {
+        await client.sendRawTransaction({ serializedTransaction });
+        nextNonce += 1;
+        return hash;
+      } catch (e) {
+        // Whatever happened, count from the chain next time.
+        nextNonce = undefined;
+        // The node may have taken it despite the error (an answer lost, a retried request).
+        if (await known(hash)) return hash;
+        // Another sender with this key took the nonce: this transaction can never be mined, so sign anew.
+        if (attempt === 1 && /nonce too low/i.test((e as Error).message)) continue;
+        throw e;
+      }
     }
   }
 

@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -321,7 +323,9 @@ describe('paid contact', { skip }, () => {
     assert.ok(storedFor(join(dir, 'main.sqlite'), owner.address)[0]!.delivery.deliveredAt, 'marked delivered');
   });
 
-  test('a crash between settlement and answer: the retry returns the original result, the message exists once', async () => {
+  test('a crash between settlement and answer: the retry returns the original result, the message exists once; a relayer key used by another process too', async () => {
+    const before = await send(paid.url, message('Before the crash.'), await validPayment(await payer()));
+    assert.equal(before.status, 200, 'the long-running server now counts its relayer nonce locally');
     const database = join(dir, 'crash.sqlite');
     const crashing = await serve({ ...mainEnv(database), CONTACT_TEST_CRASH_AFTER: 'settle' });
     const owner = await payer();
@@ -343,6 +347,30 @@ describe('paid contact', { skip }, () => {
     const stored = storedFor(database, owner.address);
     assert.equal(stored.length, 1);
     assert.equal(stored[0]!.state, 'settled');
+    // Those servers used the same relayer key: the long-running one's nonce count is stale, and must recover.
+    const later = await send(paid.url, message('After the crash.'), await validPayment(await payer()));
+    assert.equal(later.status, 200, later.text);
+  });
+
+  test('npm run pay pays like an x402 client; npm run inbox lists and exports the stored messages', async () => {
+    const owner = await payer();
+    const key = generatePrivateKey();
+    const account = privateKeyToAccount(key);
+    await chain!.fund(account.address, FUNDS);
+    const pay = await run('scripts/pay.ts', ['--sender', 'pay-script', 'Sent by the script.'], { PAYER_KEY: key, RPC_URL: chain!.rpcUrl, FOLIO_URL: paid.url });
+    assert.equal(pay.code, 0, pay.stdout + pay.stderr + paid.output().slice(-3000));
+    assert.match(pay.stdout, /^402: \$0\.10 = 100000 atomic units/m);
+    assert.match(pay.stdout, /^200: \{"status":"sent"/m);
+    assert.equal(await balanceOf(account.address), FUNDS - PRICE);
+    assert.equal(await balanceOf(owner.address), FUNDS, 'only the script payer paid');
+
+    const inbox = (command: string) => run('scripts/inbox.ts', [command, '--db', join(dir, 'main.sqlite')]);
+    const exported = (await inbox('export')).stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const mine = exported.find((m) => m.payer === account.address)!;
+    assert.equal(mine.body, 'Sent by the script.');
+    assert.equal(mine.state, 'settled');
+    assert.match(mine.transaction as string, /^0x[0-9a-f]{64}$/);
+    assert.match((await inbox('list')).stdout, /pay-script[\s\S]*Sent by the script\./);
   });
 
   test('the sandbox settles on the local test chain with its own relayer, payee and inbox', async () => {
@@ -385,6 +413,17 @@ describe('paid contact', { skip }, () => {
     assert.equal(typeof wrongMethod.json.error, 'string');
   });
 });
+
+/** Runs one of the project's scripts to its end. */
+async function run(script: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const failed = e as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
 
 function storedFor(database: string, owner: Address) {
   const inbox = sqliteInbox(database, { readOnly: true });
