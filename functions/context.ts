@@ -1,3 +1,4 @@
+import type { ContactService } from '../src/contact/service.ts';
 import type { Core } from '../src/core/index.ts';
 import type { StreamCounter } from './sse.ts';
 import type { LegacySession } from './mcp-sse.ts';
@@ -12,6 +13,8 @@ export interface Root {
   signingSecret: string;
   /** The key is public (documented), so the guides may print it. */
   signingKeyPublished: boolean;
+  /** Paid contact; absent when switched off or not configured (the endpoint answers 503). */
+  contact?: ContactService;
 }
 
 /** The host's static files (Cloudflare's ASSETS binding, a local folder...). */

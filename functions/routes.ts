@@ -7,6 +7,7 @@ import { batchRoutes } from './batch.ts';
 import { mcpRoutes } from './mcp.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { graphqlRoutes } from './graphql.ts';
+import { contactRoutes } from './contact.ts';
 import { json, notFoundJson, redirect } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 
@@ -40,6 +41,7 @@ routes.push(
   ...mcpRoutes,
   ...discoveryRoutes(() => routes),
   ...graphqlRoutes,
+  ...contactRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
@@ -70,6 +72,9 @@ function match(pattern: string, path: string): Record<string, string> | undefine
 
 /** Paths whose errors and 404s are JSON (inside a root: '/sandbox' already stripped). */
 const isApiPath = (path: string) => /^\/(api|mcp)(\/|$)/.test(path);
+
+/** Non-API paths that still answer a wrong method in JSON. */
+const JSON_FUNCTIONS = new Set(['/status', '/ask', '/graphql', '/contact/send']);
 
 function rootFor(host: Host, pathname: string): { root: Root; path: string } {
   for (const root of host.roots) {
@@ -104,7 +109,7 @@ export function createFunctions(host: Host): Dispatch {
     }
     if (allowed.size > 0) {
       const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      return isApiPath(path) || path === '/status' || path === '/ask' || path === '/graphql'
+      return isApiPath(path) || JSON_FUNCTIONS.has(path)
         ? json({ error: `Method ${request.method} not allowed; use ${allow}.` }, 405, { allow })
         : new Response(`Method ${request.method} not allowed\n`, { status: 405, headers: { allow, 'content-type': 'text/plain; charset=utf-8' } });
     }

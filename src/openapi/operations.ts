@@ -183,4 +183,19 @@ export const OPERATIONS: Record<string, Operation> = {
       415: { description: 'Unsupported Content-Type', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
     },
   },
+  'POST /contact/send': {
+    tag: 'Contact',
+    description: 'A message to the site owner, paid per message with x402 version 2 and an ERC-2612 permit. Without PAYMENT-SIGNATURE: 402 with the offer. Sign the permit it describes (spender = extra.spender, value = amount, the token\'s current nonce, a deadline) and repeat the request with PAYMENT-SIGNATURE: base64 JSON {x402Version: 2, resource, accepted, payload: {signature, permit: {owner, spender, value, nonce, deadline}}} (numbers as decimal strings). Fields are checked first (422, nothing charged). The same payment retried returns the original 200 and is never charged twice; the same permit with a different message is 409. Cache-Control: no-store.',
+    parameters: ['paymentSignature'],
+    body: { schema: 'ContactRequest', description: 'The message', example: { sender: 'research-agent-7', body: 'Hello, I enjoyed the essay on tides.', reply_to: 'agent@example.com' }, required: true },
+    replies: {
+      200: { description: 'Paid, settled on chain and stored (or the original answer to a retry)', schema: 'ContactSent', headers: ['PAYMENT-RESPONSE'] },
+      400: { description: 'The body is not JSON', schema: 'Error' },
+      402: { description: 'Payment required, or the payment was refused (error, errorReason); nothing charged', schema: 'PaymentRequiredBody', headers: ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE'] },
+      409: { description: 'This permit already paid for a different message', schema: 'Error' },
+      422: { description: 'Missing or invalid fields (checked before any payment)', schema: 'ContactInvalid' },
+      503: { description: 'Paid contact is switched off or not configured, or its chain is unreachable', schema: 'Error', headers: ['Retry-After'] },
+    },
+    json: true,
+  },
 };

@@ -21,6 +21,7 @@ export const PARAMETERS: Record<string, Schema> = {
   gqlVariables: query('variables', { type: 'string' }, 'JSON-encoded variables.'),
   gqlOperationName: query('operationName', { type: 'string' }, 'Which operation of the document to run.'),
   introspection: { ...query('introspection', { type: 'string' }, 'Present (even empty): answer the introspection result as JSON.'), allowEmptyValue: true },
+  paymentSignature: { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, description: 'x402 v2 PaymentPayload, base64 JSON, carrying a signed ERC-2612 permit (absent on the first call)', schema: { type: 'string' } },
   skill: { name: 'skill', in: 'path', required: true, description: 'Skill name from the index', schema: { type: 'string' } },
   langPath: { name: 'lang', in: 'path', required: true, description: 'A language code other than en', schema: { type: 'string', enum: LANGUAGE_CODES.filter((c) => c !== 'en') } },
 };

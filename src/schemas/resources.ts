@@ -252,6 +252,71 @@ export const graphqlResponse: Schema = {
   },
 };
 
+const hex = (description: string): Schema => ({ type: 'string', pattern: '^0x[0-9a-fA-F]+$', description });
+const decimal = (description: string): Schema => ({ type: 'string', pattern: '^[0-9]+$', description });
+
+export const contactRequest = object(
+  {
+    sender: { type: 'string', maxLength: 200, description: 'Who is writing: a name or the identifier of the agent' },
+    body: { type: 'string', maxLength: 20000, description: 'The message (plain text)' },
+    reply_to: { type: 'string', format: 'email', maxLength: 254, description: 'An e-mail address for a reply' },
+    callback: { type: 'string', format: 'uri', maxLength: 2048, description: 'An absolute http(s) URI where a reply may be sent' },
+  },
+  ['sender', 'body'],
+);
+
+const paymentRequirements = object(
+  {
+    scheme: { type: 'string', enum: ['exact'] },
+    network: { type: 'string', pattern: '^eip155:[0-9]+$', description: 'CAIP-2 chain id' },
+    amount: decimal('Price in the token\'s atomic units'),
+    asset: hex('Token address'),
+    payTo: hex('Address paid'),
+    maxTimeoutSeconds: int(),
+    extra: object({ name: str('Token EIP-712 domain name'), version: str('Token EIP-712 domain version'), assetTransferMethod: { type: 'string', enum: ['eip2612'] }, spender: hex('The relayer, spender of the permit') }),
+  },
+  undefined,
+  'An x402 v2 PaymentRequirements (ERC-2612 permit offer)',
+);
+
+const contactField = object(
+  { name: str(), type: { type: 'string', enum: ['string'] }, format: { type: 'string', enum: ['email', 'uri'] }, required: bool(), maxLength: int(), description: str() },
+  ['name', 'type', 'required', 'maxLength', 'description'],
+);
+
+export const paymentRequiredBody = object(
+  {
+    message: str('What to pay and how'),
+    price: str('Human readable, e.g. "$0.10"'),
+    accepts: array(paymentRequirements, 'The same PaymentRequirements as the PAYMENT-REQUIRED header'),
+    fields: array(contactField, 'The request fields'),
+    error: str('Why the payment was refused'),
+    errorReason: {
+      type: 'string',
+      enum: ['invalid_payload', 'invalid_x402_version', 'invalid_payment_requirements', 'invalid_permit_spender', 'invalid_permit_value', 'invalid_permit_deadline', 'invalid_permit_signature', 'invalid_permit_nonce', 'permit_already_used', 'insufficient_funds', 'invalid_transaction_state'],
+    },
+  },
+  ['message', 'price', 'accepts', 'fields'],
+);
+
+export const contactInvalid = object({ error: str('Every problem, in one sentence'), fields: array(contactField) });
+
+export const contactSent = object({
+  status: { type: 'string', enum: ['sent'] },
+  txHash: hex('The transferFrom transaction'),
+  receipt: object({
+    messageId: int('The stored message in the inbox', 1),
+    network: str(),
+    asset: hex('Token'),
+    payer: hex('Permit owner'),
+    payTo: hex('Payee'),
+    amount: decimal('Atomic units'),
+    transaction: hex('Equal to txHash'),
+    blockNumber: decimal('Block of the transfer'),
+    blockHash: hex('Block hash'),
+  }),
+});
+
 /** Discovery documents follow outside standards with extension points, so they stay open. */
 export const serverCard: Schema = {
   type: 'object',

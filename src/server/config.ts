@@ -1,3 +1,5 @@
+import { readContactConfig, type ContactConfig } from '../contact/config.ts';
+
 /** Every runtime setting, read once from the environment (documented in README.md). */
 export interface ServerConfig {
   port: number;
@@ -11,6 +13,8 @@ export interface ServerConfig {
   signingSecret: string | undefined;
   /** Browser origins allowed to use MCP besides the site and loopback. */
   mcpAllowedOrigins: string[];
+  /** Paid contact for each root (CONTACT_*, SANDBOX_CONTACT_*). */
+  contact: ContactConfig;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -32,5 +36,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     distRoot: env.FOLIO_DIST_ROOT ?? process.cwd(),
     signingSecret: env.EVENT_SIGNING_SECRET || undefined,
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    contact: readContactConfig(env),
   };
 }

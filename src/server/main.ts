@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { loadCore } from '../build/load-bundle.ts';
 import { DIST, ROOTS } from '../build/roots.ts';
 import type { Host } from '../../functions/context.ts';
+import { openContact } from '../contact/setup.ts';
 import { readConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
 import { memoryRateLimiter } from './policies/rate-limit.ts';
@@ -17,14 +18,21 @@ const config = readConfig();
 process.env.FOLIO_DIST_ROOT = config.distRoot;
 if (!config.signingSecret) console.warn('EVENT_SIGNING_SECRET is not set: stream events are signed with a random key that changes at every start.');
 const siteSecret = config.signingSecret ?? randomBytes(32).toString('base64url');
+for (const note of config.contact.notes) console.warn(note);
+// The crash point exists for the tests of recovery after a settlement (CONTACT_TEST_CRASH_AFTER).
+const contact = openContact(config.contact, { crash: () => process.exit(70) });
 const roots = await Promise.all(
-  ROOTS.map(async (r) => ({
-    name: r.name,
-    base: r.base,
-    core: await loadCore(join(config.distRoot, DIST.bundle(r.name))),
-    signingSecret: r.publishedSigningKey ?? siteSecret,
-    signingKeyPublished: r.publishedSigningKey !== undefined,
-  })),
+  ROOTS.map(async (r) => {
+    const core = await loadCore(join(config.distRoot, DIST.bundle(r.name)));
+    return {
+      name: r.name,
+      base: r.base,
+      core,
+      signingSecret: r.publishedSigningKey ?? siteSecret,
+      signingKeyPublished: r.publishedSigningKey !== undefined,
+      contact: contact.serviceFor(r.name, `${core.catalog.site_url}${r.base}/contact/send`),
+    };
+  }),
 );
 const files = staticFiles(join(config.distRoot, DIST.client));
 const host: Host = {
@@ -73,7 +81,10 @@ console.log(`Folio listening on http://localhost:${port} (site ${host.roots[0]!.
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
+    server.close(() => {
+      contact.close();
+      process.exit(0);
+    });
     server.closeAllConnections();
   });
 }

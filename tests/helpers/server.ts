@@ -8,6 +8,8 @@ export interface RunningServer {
   url: string;
   stop(): Promise<void>;
   output(): string;
+  /** Resolves with the exit code when the process ends on its own or is stopped. */
+  exited: Promise<number | null>;
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
@@ -16,6 +18,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20_000);
     const onData = (chunk: Buffer) => {
@@ -33,6 +36,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     output: () => log,
+    exited,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

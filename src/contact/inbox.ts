@@ -1,0 +1,176 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Network } from '@x402/core/types';
+import type { Address, Hex } from 'viem';
+import type { ContactMessage } from './fields.ts';
+import type { SignedPermit } from './payment.ts';
+import type { SentAnswer } from './sent.ts';
+
+export interface NewMessage {
+  key: string;
+  message: ContactMessage;
+  digest: string;
+  network: Network;
+  asset: Address;
+  payTo: Address;
+  permit: SignedPermit;
+}
+
+export interface StoredMessage extends NewMessage {
+  id: number;
+  state: 'pending' | 'settled';
+  permitTx?: Hex;
+  transferTx?: Hex;
+  answer?: SentAnswer;
+  createdAt: string;
+  settledAt?: string;
+  delivery: { deliveredAt?: string; attempts: number; nextAttemptAt?: string; error?: string };
+}
+
+/**
+ * The durable store of paid messages. A message is written (pending) with its payment key before
+ * anything is sent to the chain, gets its transaction hashes before they are broadcast, and is
+ * completed (settled, with the stored answer) after the transfer's receipt. Delivery to the owner
+ * is an outbox over the same rows.
+ */
+export interface Inbox {
+  find(key: string): StoredMessage | undefined;
+  /** Writes the message ahead of settlement; a key that is already there is left as it is. */
+  reserve(entry: NewMessage): StoredMessage;
+  recordTransaction(key: string, step: 'permit' | 'transfer', hash: Hex): void;
+  complete(key: string, answer: SentAnswer, at: Date): void;
+  /** Forgets a pending message whose payment failed without charging anything. */
+  discard(key: string): void;
+  list(): StoredMessage[];
+  /** Settled messages not yet delivered whose next attempt is due. */
+  dueForDelivery(now: Date, limit: number): StoredMessage[];
+  markDelivered(id: number, at: Date): void;
+  markDeliveryFailed(id: number, error: string, nextAttemptAt: Date): void;
+  close(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS messages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  payment_key TEXT NOT NULL UNIQUE,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'settled')),
+  sender TEXT NOT NULL,
+  body TEXT NOT NULL,
+  reply_to TEXT,
+  callback TEXT,
+  digest TEXT NOT NULL,
+  network TEXT NOT NULL,
+  asset TEXT NOT NULL,
+  pay_to TEXT NOT NULL,
+  payer TEXT NOT NULL,
+  permit TEXT NOT NULL,
+  permit_tx TEXT,
+  transfer_tx TEXT,
+  answer TEXT,
+  created_at TEXT NOT NULL,
+  settled_at TEXT,
+  delivered_at TEXT,
+  delivery_attempts INTEGER NOT NULL DEFAULT 0,
+  next_delivery_at TEXT,
+  delivery_error TEXT
+);
+CREATE INDEX IF NOT EXISTS messages_outbox ON messages (state, delivered_at, next_delivery_at);
+`;
+
+type Row = Record<string, string | number | null>;
+
+const opt = <T>(v: string | number | null | undefined): T | undefined => (v === null || v === undefined ? undefined : (v as T));
+
+function fromRow(r: Row): StoredMessage {
+  return {
+    id: r.id as number,
+    key: r.payment_key as string,
+    state: r.state as StoredMessage['state'],
+    message: {
+      sender: r.sender as string,
+      body: r.body as string,
+      ...(r.reply_to !== null && { reply_to: r.reply_to as string }),
+      ...(r.callback !== null && { callback: r.callback as string }),
+    },
+    digest: r.digest as string,
+    network: r.network as Network,
+    asset: r.asset as Address,
+    payTo: r.pay_to as Address,
+    permit: JSON.parse(r.permit as string) as SignedPermit,
+    permitTx: opt<Hex>(r.permit_tx),
+    transferTx: opt<Hex>(r.transfer_tx),
+    answer: r.answer === null ? undefined : (JSON.parse(r.answer as string) as SentAnswer),
+    createdAt: r.created_at as string,
+    settledAt: opt<string>(r.settled_at),
+    delivery: {
+      deliveredAt: opt<string>(r.delivered_at),
+      attempts: r.delivery_attempts as number,
+      nextAttemptAt: opt<string>(r.next_delivery_at),
+      error: opt<string>(r.delivery_error),
+    },
+  };
+}
+
+/** The embedded default: one SQLite file, fully synced on every commit. */
+export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}): Inbox {
+  if (path !== ':memory:' && !options.readOnly) mkdirSync(dirname(path), { recursive: true });
+  // Loaded on first use: node:sqlite warns that it is experimental, which a server without contact need not say.
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+  const db = new DatabaseSync(path, { readOnly: options.readOnly ?? false });
+  db.exec('PRAGMA busy_timeout = 5000');
+  if (!options.readOnly) {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+    db.exec(SCHEMA);
+  }
+  const byKey = db.prepare('SELECT * FROM messages WHERE payment_key = ?');
+  const insert = db.prepare(`INSERT INTO messages
+    (payment_key, state, sender, body, reply_to, callback, digest, network, asset, pay_to, payer, permit, created_at)
+    VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (payment_key) DO NOTHING`);
+
+  const find = (key: string) => {
+    const row = byKey.get(key) as Row | undefined;
+    return row && fromRow(row);
+  };
+
+  return {
+    find,
+    reserve(e) {
+      const m = e.message;
+      insert.run(e.key, m.sender, m.body, m.reply_to ?? null, m.callback ?? null, e.digest, e.network, e.asset, e.payTo, e.permit.owner, JSON.stringify(e.permit), new Date().toISOString());
+      return find(e.key)!;
+    },
+    recordTransaction(key, step, hash) {
+      db.prepare(`UPDATE messages SET ${step === 'permit' ? 'permit_tx' : 'transfer_tx'} = ? WHERE payment_key = ?`).run(hash, key);
+    },
+    complete(key, answer, at) {
+      db.prepare(`UPDATE messages SET state = 'settled', answer = ?, settled_at = ?, next_delivery_at = ? WHERE payment_key = ? AND state = 'pending'`).run(
+        JSON.stringify(answer),
+        at.toISOString(),
+        at.toISOString(),
+        key,
+      );
+    },
+    discard(key) {
+      db.prepare(`DELETE FROM messages WHERE payment_key = ? AND state = 'pending'`).run(key);
+    },
+    list() {
+      return (db.prepare('SELECT * FROM messages ORDER BY id').all() as Row[]).map(fromRow);
+    },
+    dueForDelivery(now, limit) {
+      const rows = db
+        .prepare(`SELECT * FROM messages WHERE state = 'settled' AND delivered_at IS NULL AND next_delivery_at <= ? ORDER BY id LIMIT ?`)
+        .all(now.toISOString(), limit) as Row[];
+      return rows.map(fromRow);
+    },
+    markDelivered(id, at) {
+      db.prepare('UPDATE messages SET delivered_at = ?, delivery_attempts = delivery_attempts + 1, delivery_error = NULL, next_delivery_at = NULL WHERE id = ?').run(at.toISOString(), id);
+    },
+    markDeliveryFailed(id, error, nextAttemptAt) {
+      db.prepare('UPDATE messages SET delivery_attempts = delivery_attempts + 1, delivery_error = ?, next_delivery_at = ? WHERE id = ?').run(error, nextAttemptAt.toISOString(), id);
+    },
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}

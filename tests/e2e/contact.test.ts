@@ -1,0 +1,444 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import { parsePaymentRequired } from '@x402/core/schemas';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { createPublicClient, createWalletClient, hexToBigInt, http, numberToHex, parseSignature, serializeSignature, type Address, type Hex, type LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { chainIdOf, permitOffer, signPermitPayment } from '../../src/contact/client.ts';
+import { sqliteInbox } from '../../src/contact/inbox.ts';
+import { contactEnv, devKey, startLocalPayments, type LocalPayments } from '../../src/contact/local-chain.ts';
+import { permitTypedData, type Permit } from '../../src/contact/permit.ts';
+import { TOKEN_ABI } from '../../src/contact/token-abi.ts';
+import { get, startServer, type Got, type RunningServer } from '../helpers/server.ts';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts';
+
+// A real anvil on a random port, the FolioToken compiled and deployed; every test pays from its own fresh payer.
+let chain: LocalPayments | undefined;
+let skip: string | false = false;
+try {
+  chain = await startLocalPayments();
+} catch (e) {
+  skip = `anvil could not start: ${(e as Error).message.split('\n')[0]}`;
+}
+
+const PRICE = 100_000n; // $0.10 at 6 decimals
+const FUNDS = 1_000_000n;
+const MAIN = { relayer: 1, payTo: 2 };
+const SANDBOX = { relayer: 3, payTo: 4 };
+const addressOf = (index: number) => privateKeyToAccount(devKey(index)).address;
+
+let dir = '';
+const servers: RunningServer[] = [];
+let paid: RunningServer;
+let smtp: SmtpSink | undefined;
+
+async function serve(env: Record<string, string>): Promise<RunningServer> {
+  const server = await startServer({ CONTACT_ENABLED: '', SANDBOX_CONTACT_ENABLED: '', CONTACT_TEST_CRASH_AFTER: '', RATE_LIMIT: '0', ...env });
+  servers.push(server);
+  return server;
+}
+
+const mainEnv = (database: string) => contactEnv('CONTACT_', chain!, { ...MAIN, database });
+
+before(async () => {
+  if (skip) return;
+  dir = await mkdtemp(join(tmpdir(), 'folio-contact-'));
+  smtp = await startSmtpSink();
+  paid = await serve({
+    ...mainEnv(join(dir, 'main.sqlite')),
+    ...contactEnv('SANDBOX_CONTACT_', chain!, { ...SANDBOX, database: join(dir, 'sandbox.sqlite') }),
+    CONTACT_SMTP_URL: smtp.url,
+    CONTACT_MAIL_TO: 'owner@example.com',
+  });
+});
+
+after(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await chain?.stop();
+  await smtp?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function client() {
+  return createPublicClient({ transport: http(chain!.rpcUrl) });
+}
+
+const balanceOf = (owner: Address) => client().readContract({ address: chain!.token, abi: TOKEN_ABI, functionName: 'balanceOf', args: [owner] });
+const nonceOf = (owner: Address) => client().readContract({ address: chain!.token, abi: TOKEN_ABI, functionName: 'nonces', args: [owner] });
+const chainTime = async () => (await client().getBlock()).timestamp;
+
+async function transfersFrom(owner: Address) {
+  return client().getContractEvents({ address: chain!.token, abi: TOKEN_ABI, eventName: 'Transfer', args: { from: owner }, fromBlock: 0n });
+}
+
+async function payer(funds = FUNDS): Promise<LocalAccount> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  if (funds > 0n) await chain!.fund(account.address, funds);
+  return account;
+}
+
+const message = (body = 'Hello from the tests.') => ({ sender: 'contact-test', body, reply_to: 'agent@example.com' });
+
+function send(base: string, body: unknown, payment?: PaymentPayload | string, path = '/contact/send'): Promise<Got> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (payment) headers['payment-signature'] = typeof payment === 'string' ? payment : encodePaymentSignatureHeader(payment);
+  return get(base, path, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+async function offerFrom(base: string, path = '/contact/send'): Promise<PaymentRequired> {
+  const r = await send(base, message(), undefined, path);
+  assert.equal(r.status, 402, r.text);
+  return decodePaymentRequiredHeader(r.headers.get('payment-required')!);
+}
+
+/** A payload signed by `signer` (the owner by default) with any permit field changed, for the refusal tests. */
+async function craftedPayment(owner: LocalAccount, required: PaymentRequired, change: Partial<Permit> = {}, signer: LocalAccount = owner): Promise<PaymentPayload> {
+  const offer = permitOffer(required);
+  const extra = offer.extra as { name: string; version: string; spender: Address };
+  const permit: Permit = {
+    owner: owner.address,
+    spender: extra.spender,
+    value: BigInt(offer.amount),
+    nonce: await nonceOf(owner.address),
+    deadline: (await chainTime()) + 300n,
+    ...change,
+  };
+  const domain = { name: extra.name, version: extra.version, chainId: chainIdOf(offer), verifyingContract: offer.asset as Address };
+  const signature = await signer.signTypedData(permitTypedData(domain, permit));
+  const decimal = { owner: permit.owner, spender: permit.spender, value: `${permit.value}`, nonce: `${permit.nonce}`, deadline: `${permit.deadline}` };
+  return { x402Version: 2, resource: required.resource, accepted: offer, payload: { signature, permit: decimal } };
+}
+
+async function validPayment(owner: LocalAccount, base = paid.url, path = '/contact/send'): Promise<PaymentPayload> {
+  const required = await offerFrom(base, path);
+  return signPermitPayment(owner, required, { nonce: await nonceOf(owner.address), deadline: (await chainTime()) + 300n });
+}
+
+function assertRefused(r: Got, reason: string) {
+  assert.equal(r.status, 402, r.text);
+  assert.equal(r.json.errorReason, reason, r.text);
+  assert.equal(typeof r.json.error, 'string');
+  assert.equal(decodePaymentRequiredHeader(r.headers.get('payment-required')!).error, r.json.error);
+}
+
+async function assertNothingCharged(owner: LocalAccount, before: bigint) {
+  assert.equal(await balanceOf(owner.address), before, 'the payer was not charged');
+  assert.equal((await transfersFrom(owner.address)).length, 0, 'no transfer from the payer');
+}
+
+describe('paid contact', { skip }, () => {
+  test('402: x402 v2 PAYMENT-REQUIRED header and the {message, price, accepts, fields} body', async () => {
+    const r = await send(paid.url, message());
+    assert.equal(r.status, 402);
+    assert.equal(r.headers.get('cache-control'), 'no-store');
+    assert.match(r.headers.get('access-control-expose-headers')!, /PAYMENT-REQUIRED/);
+    const required = decodePaymentRequiredHeader(r.headers.get('payment-required')!);
+    assert.ok(parsePaymentRequired(required).success, 'the header validates with @x402/core');
+    assert.equal(required.x402Version, 2);
+    assert.equal(required.resource.url, 'http://localhost:4321/contact/send');
+    assert.deepEqual(Object.keys(r.json).sort(), ['accepts', 'fields', 'message', 'price']);
+    assert.equal(r.json.price, '$0.10');
+    assert.deepEqual(r.json.accepts, required.accepts);
+    assert.deepEqual(required.accepts, [
+      {
+        scheme: 'exact',
+        network: 'eip155:31337',
+        amount: '100000',
+        asset: chain!.token,
+        payTo: addressOf(MAIN.payTo),
+        maxTimeoutSeconds: 300,
+        extra: { name: 'Folio Dollar', version: '1', assetTransferMethod: 'eip2612', spender: addressOf(MAIN.relayer) },
+      },
+    ]);
+    assert.deepEqual(
+      r.json.fields.map((f: { name: string; type: string; required: boolean }) => [f.name, f.type, f.required]),
+      [['sender', 'string', true], ['body', 'string', true], ['reply_to', 'string', false], ['callback', 'string', false]],
+    );
+    for (const f of r.json.fields) assert.equal(typeof f.description, 'string');
+  });
+
+  test('a paid send: 200 {status, txHash, receipt}, PAYMENT-RESPONSE, the price moved on chain, the message stored', async () => {
+    const owner = await payer();
+    const relayerEth = await client().getBalance({ address: addressOf(MAIN.relayer) });
+    const payToBefore = await balanceOf(addressOf(MAIN.payTo));
+    const r = await send(paid.url, message('A paid hello.'), await validPayment(owner));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers.get('cache-control'), 'no-store');
+    assert.equal(r.json.status, 'sent');
+    assert.match(r.json.txHash, /^0x[0-9a-f]{64}$/);
+    assert.deepEqual(decodePaymentResponseHeader(r.headers.get('payment-response')!), {
+      success: true,
+      transaction: r.json.txHash,
+      network: 'eip155:31337',
+      payer: owner.address,
+    });
+    const receipt = await client().getTransactionReceipt({ hash: r.json.txHash });
+    assert.equal(receipt.status, 'success');
+    assert.equal(r.json.receipt.blockNumber, receipt.blockNumber.toString());
+    assert.equal(r.json.receipt.amount, '100000');
+    assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
+    assert.equal(await balanceOf(addressOf(MAIN.payTo)), payToBefore + PRICE);
+    assert.equal(await balanceOf(addressOf(MAIN.relayer)), 0n, 'the relayer only passes the tokens on');
+    assert.ok((await client().getBalance({ address: addressOf(MAIN.relayer) })) < relayerEth, 'the relayer paid the gas');
+    const transfers = await transfersFrom(owner.address);
+    assert.deepEqual(
+      transfers.map((t) => [t.transactionHash, t.args.to, t.args.value]),
+      [[r.json.txHash, addressOf(MAIN.payTo), PRICE]],
+    );
+    const stored = storedFor(join(dir, 'main.sqlite'), owner.address);
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0]!.state, 'settled');
+    assert.deepEqual(stored[0]!.message, message('A paid hello.'));
+    assert.equal(stored[0]!.id, r.json.receipt.messageId);
+  });
+
+  test('422 for missing or invalid fields, before anything is charged (even with a valid payment)', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner);
+    const cases: [unknown, RegExp][] = [
+      [{ sender: 'x' }, /body is required/],
+      [{ body: 'hi' }, /sender is required/],
+      [{ sender: ' ', body: 'hi' }, /sender must not be blank/],
+      [{ sender: 'x', body: 'hi', reply_to: 'not-an-email' }, /reply_to must be an e-mail address/],
+      [{ sender: 'x', body: 'hi', callback: 'ftp://example.com/x' }, /callback must be an absolute http\(s\) URI/],
+      [{ sender: 'x', body: 'hi', callback: '/relative' }, /callback/],
+      [{ sender: 1, body: 'hi' }, /sender must be a string/],
+      [['not', 'an', 'object'], /JSON object/],
+    ];
+    for (const [body, error] of cases) {
+      const r = await send(paid.url, body, payment);
+      assert.equal(r.status, 422, JSON.stringify(body));
+      assert.match(r.json.error, error);
+      assert.equal(r.json.fields.length, 4, 'the 422 lists the fields');
+    }
+    assert.equal((await get(paid.url, '/contact/send', { method: 'POST', body: '{oops' })).status, 400, 'malformed JSON');
+    await assertNothingCharged(owner, FUNDS);
+    assert.equal(await nonceOf(owner.address), 0n, 'the permit was not used');
+  });
+
+  test('refused payments: 402 with errorReason, nothing charged', async () => {
+    const required = await offerFrom(paid.url);
+    const owner = await payer();
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const now = await chainTime();
+    const cases: [string, () => Promise<PaymentPayload | string>, string, RegExp?][] = [
+      ['wrong amount', () => craftedPayment(owner, required, { value: PRICE - 1n }), 'invalid_permit_value'],
+      ['wrong spender', () => craftedPayment(owner, required, { spender: addressOf(MAIN.payTo) }), 'invalid_permit_spender'],
+      ['expired deadline', () => craftedPayment(owner, required, { deadline: now - 1n }), 'invalid_permit_deadline'],
+      ['bad signature', () => craftedPayment(owner, required, {}, stranger), 'invalid_permit_signature'],
+      ['nonce ahead', () => craftedPayment(owner, required, { nonce: 5n }), 'invalid_permit_nonce'],
+      ['high-s signature', async () => highS(await craftedPayment(owner, required)), 'invalid_permit_signature', /low-s/],
+      ['accepted altered', async () => ({ ...(await craftedPayment(owner, required)), accepted: { ...permitOffer(required), payTo: stranger.address } }), 'invalid_payment_requirements'],
+      ['not base64 JSON', async () => '%%%', 'invalid_payload'],
+      ['not a permit payload', async () => encodePaymentSignatureHeader({ x402Version: 2, resource: required.resource, accepted: permitOffer(required), payload: { signature: '0x12' } }), 'invalid_payload'],
+      ['x402 version 1', async () => encodePaymentSignatureHeader({ ...(await craftedPayment(owner, required)), x402Version: 1 }), 'invalid_x402_version'],
+    ];
+    for (const [name, payment, reason, error] of cases) {
+      const r = await send(paid.url, message(), await payment());
+      assertRefused(r, reason);
+      if (error) assert.match(r.json.error, error, name);
+      assert.ok(r.json.accepts.length === 1 && r.json.fields.length === 4, `${name}: the 402 still carries the offer`);
+    }
+    await assertNothingCharged(owner, FUNDS);
+    assert.equal(await nonceOf(owner.address), 0n);
+    const poor = await payer(PRICE - 1n);
+    assertRefused(await send(paid.url, message(), await craftedPayment(poor, required)), 'insufficient_funds');
+    await assertNothingCharged(poor, PRICE - 1n);
+  });
+
+  test('retries: the same payment returns the original 200; another body is a 409; nothing is charged twice', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner);
+    const first = await send(paid.url, message('Once.'), payment);
+    assert.equal(first.status, 200, first.text);
+    const again = await send(paid.url, message('Once.'), payment);
+    assert.equal(again.status, 200);
+    assert.equal(again.text, first.text, 'byte-identical original answer');
+    assert.equal(again.headers.get('payment-response'), first.headers.get('payment-response'));
+    const other = await send(paid.url, message('Twice?'), payment);
+    assert.equal(other.status, 409, other.text);
+    assert.match(other.json.error, /different message/);
+    assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
+    assert.equal((await transfersFrom(owner.address)).length, 1);
+    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 1);
+  });
+
+  test('a permit front-run on chain by someone else: 402 permit_already_used, no transfer', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner);
+    const p = payment.payload as { signature: Hex; permit: Record<string, string> };
+    const { r, s, v } = parseSignature(p.signature);
+    const frontRunner = privateKeyToAccount(devKey(7));
+    const wallet = createWalletClient({ account: frontRunner, transport: http(chain!.rpcUrl) });
+    const hash = await wallet.writeContract({
+      chain: null,
+      address: chain!.token,
+      abi: TOKEN_ABI,
+      functionName: 'permit',
+      args: [owner.address, p.permit.spender as Address, BigInt(p.permit.value!), BigInt(p.permit.deadline!), Number(v), r, s],
+    });
+    await client().waitForTransactionReceipt({ hash });
+    assert.equal(await nonceOf(owner.address), 1n);
+    assertRefused(await send(paid.url, message(), payment), 'permit_already_used');
+    await assertNothingCharged(owner, FUNDS);
+    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 0);
+  });
+
+  test('20 concurrent duplicates settle once; payments from different payers at once never collide on the relayer nonce', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner);
+    const others = await Promise.all([payer(), payer(), payer(), payer()].map(async (p) => validPayment(await p).then((pay) => [p, pay] as const)));
+    const [dupes, rest] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => send(paid.url, message('Twenty times.'), payment))),
+      Promise.all(others.map(async ([p, pay]) => send(paid.url, message(`From ${(await p).address}`), pay))),
+    ]);
+    assert.deepEqual(dupes.map((d) => d.status), Array(20).fill(200), dupes.find((d) => d.status !== 200)?.text);
+    assert.equal(new Set(dupes.map((d) => d.text)).size, 1, 'every duplicate got the one original answer');
+    assert.deepEqual(rest.map((d) => d.status), [200, 200, 200, 200], rest.find((d) => d.status !== 200)?.text);
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'exactly one transfer on chain');
+    assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
+    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 1, 'one stored message');
+    for (const [p] of others) assert.equal((await transfersFrom((await p).address)).length, 1);
+  });
+
+  test('the owner gets one e-mail per paid message (the twenty duplicates included), and the inbox records it', async () => {
+    const owner = await payer();
+    const r = await send(paid.url, { sender: 'mail-test', body: 'Please mail me.', reply_to: 'agent@example.com' }, await validPayment(owner));
+    assert.equal(r.status, 200, r.text);
+    const mailsOf = (text: string) => smtp!.mails.filter((m) => m.includes(text));
+    for (let i = 0; i < 50 && mailsOf('Please mail me.').length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [mail] = mailsOf('Please mail me.');
+    assert.ok(mail, 'the mail arrived');
+    assert.match(mail, /^To: owner@example\.com$/m);
+    assert.match(mail, /^Reply-To: agent@example\.com$/m);
+    assert.match(mail, /^Subject: Paid message from mail-test$/m);
+    assert.match(mail.replaceAll('=\n', ''), new RegExp(`Transaction: ${r.json.txHash}`), 'quoted-printable, unfolded');
+    assert.equal(mailsOf('Twenty times.').length, 1, 'one mail for the twenty duplicates');
+    assert.ok(storedFor(join(dir, 'main.sqlite'), owner.address)[0]!.delivery.deliveredAt, 'marked delivered');
+  });
+
+  test('a crash between settlement and answer: the retry returns the original result, the message exists once; a relayer key used by another process too', async () => {
+    const before = await send(paid.url, message('Before the crash.'), await validPayment(await payer()));
+    assert.equal(before.status, 200, 'the long-running server now counts its relayer nonce locally');
+    const database = join(dir, 'crash.sqlite');
+    const crashing = await serve({ ...mainEnv(database), CONTACT_TEST_CRASH_AFTER: 'settle' });
+    const owner = await payer();
+    const payment = await validPayment(owner, crashing.url);
+    await assert.rejects(send(crashing.url, message('Through a crash.'), payment), 'the connection drops');
+    assert.equal(await crashing.exited, 70);
+    const [transfer] = await transfersFrom(owner.address);
+    assert.ok(transfer, 'the transfer went through before the crash');
+    assert.equal(storedFor(database, owner.address)[0]!.state, 'pending', 'written ahead, not completed');
+
+    const restarted = await serve(mainEnv(database));
+    const retry = await send(restarted.url, message('Through a crash.'), payment);
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.json.txHash, transfer.transactionHash);
+    const again = await send(restarted.url, message('Through a crash.'), payment);
+    assert.equal(again.text, retry.text);
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'one transfer on chain');
+    assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
+    const stored = storedFor(database, owner.address);
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0]!.state, 'settled');
+    // Those servers used the same relayer key: the long-running one's nonce count is stale, and must recover.
+    const later = await send(paid.url, message('After the crash.'), await validPayment(await payer()));
+    assert.equal(later.status, 200, later.text);
+  });
+
+  test('npm run pay pays like an x402 client; npm run inbox lists and exports the stored messages', async () => {
+    const owner = await payer();
+    const key = generatePrivateKey();
+    const account = privateKeyToAccount(key);
+    await chain!.fund(account.address, FUNDS);
+    const pay = await run('scripts/pay.ts', ['--sender', 'pay-script', 'Sent by the script.'], { PAYER_KEY: key, RPC_URL: chain!.rpcUrl, FOLIO_URL: paid.url });
+    assert.equal(pay.code, 0, pay.stdout + pay.stderr + paid.output().slice(-3000));
+    assert.match(pay.stdout, /^402: \$0\.10 = 100000 atomic units/m);
+    assert.match(pay.stdout, /^200: \{"status":"sent"/m);
+    assert.equal(await balanceOf(account.address), FUNDS - PRICE);
+    assert.equal(await balanceOf(owner.address), FUNDS, 'only the script payer paid');
+
+    const inbox = (command: string) => run('scripts/inbox.ts', [command, '--db', join(dir, 'main.sqlite')]);
+    const exported = (await inbox('export')).stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const mine = exported.find((m) => m.payer === account.address)!;
+    assert.equal(mine.body, 'Sent by the script.');
+    assert.equal(mine.state, 'settled');
+    assert.match(mine.transaction as string, /^0x[0-9a-f]{64}$/);
+    assert.match((await inbox('list')).stdout, /pay-script[\s\S]*Sent by the script\./);
+  });
+
+  test('the sandbox settles on the local test chain with its own relayer, payee and inbox', async () => {
+    const owner = await payer();
+    const required = await offerFrom(paid.url, '/sandbox/contact/send');
+    assert.equal(required.resource.url, 'http://localhost:4321/sandbox/contact/send');
+    assert.equal(permitOffer(required).network, 'eip155:31337');
+    assert.equal(permitOffer(required).extra!.spender, addressOf(SANDBOX.relayer));
+    const r = await send(paid.url, message(), await validPayment(owner, paid.url, '/sandbox/contact/send'), '/sandbox/contact/send');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.receipt.payTo, addressOf(SANDBOX.payTo));
+    assert.equal(storedFor(join(dir, 'sandbox.sqlite'), owner.address).length, 1);
+    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 0);
+  });
+
+  test('503 {error} when contact is switched off, not configured, or its chain is unreachable or not the configured one', async () => {
+    const off = await serve({ ...mainEnv(join(dir, 'off.sqlite')), CONTACT_ENABLED: 'false' });
+    for (const path of ['/contact/send', '/sandbox/contact/send']) {
+      const r = await send(off.url, message(), undefined, path);
+      assert.equal(r.status, 503, path);
+      assert.match(r.json.error, /not available/);
+      assert.equal(r.headers.get('cache-control'), 'no-store');
+    }
+    const broken = await serve({
+      ...mainEnv(join(dir, 'broken.sqlite')),
+      CONTACT_CHAIN_ID: '1',
+      ...contactEnv('SANDBOX_CONTACT_', chain!, { ...SANDBOX, database: join(dir, 'broken-sandbox.sqlite') }),
+      SANDBOX_CONTACT_RPC_URL: 'http://127.0.0.1:1',
+    });
+    for (const path of ['/contact/send', '/sandbox/contact/send']) {
+      const r = await send(broken.url, message(), await validPayment(await payer(0n), paid.url), path);
+      assert.equal(r.status, 503, path);
+      assert.match(r.json.error, /cannot take payments/);
+      assert.equal(r.headers.get('retry-after'), '5');
+    }
+    assert.match(broken.output(), /the RPC serves chain 31337, not the configured 1/);
+    const wrongMethod = await get(off.url, '/contact/send');
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get('allow'), 'POST, OPTIONS');
+    assert.equal(typeof wrongMethod.json.error, 'string');
+  });
+});
+
+/** Runs one of the project's scripts to its end. */
+async function run(script: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const failed = e as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function storedFor(database: string, owner: Address) {
+  const inbox = sqliteInbox(database, { readOnly: true });
+  try {
+    return inbox.list().filter((m) => m.permit.owner === owner);
+  } finally {
+    inbox.close();
+  }
+}
+
+/** The same signature with s replaced by n - s (and v flipped): it recovers the same signer but is not low-s. */
+function highS(payment: PaymentPayload): PaymentPayload {
+  const p = payment.payload as { signature: Hex };
+  const { r, s, yParity } = parseSignature(p.signature);
+  const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const flipped = serializeSignature({ r, s: numberToHex(n - hexToBigInt(s), { size: 32 }), yParity: yParity === 0 ? 1 : 0 });
+  return { ...payment, payload: { ...payment.payload, signature: flipped } };
+}
