@@ -5,6 +5,28 @@
  */
 export const GRAPHQL_VERSION = '2026-06';
 
+/** The summary fields every post type repeats (SDL has no field inheritance). */
+const POST_FIELDS = `  slug: String!
+  title: String!
+  date: String!
+  modified: String
+  author: String!
+  summary: String
+  url: String!
+  "A site path, or null when the post has no image."
+  featuredImage: String
+  categories: [String!]!
+  tags: [String!]!
+  "Language of the returned content."
+  language: String!
+  isTranslation: Boolean!
+  "Other languages the post is available in."
+  translationsAvailable: [String!]!
+  englishUrl: String!
+  "Present for translated or fallback content."
+  translation: TranslationMeta
+`;
+
 export const SDL = /* GraphQL */ `
 """
 Folio read API, GraphQL calendar version ${GRAPHQL_VERSION}. Read-only: there are no mutations.
@@ -88,85 +110,21 @@ type Term {
 
 "The fields of a REST post summary, shared by list items, search results and the post detail."
 interface PostFields {
-  slug: String!
-  title: String!
-  date: String!
-  modified: String
-  author: String!
-  summary: String
-  url: String!
-  "A site path, or null when the post has no image."
-  featuredImage: String
-  categories: [String!]!
-  tags: [String!]!
-  "Language of the returned content."
-  language: String!
-  isTranslation: Boolean!
-  "Other languages the post is available in."
-  translationsAvailable: [String!]!
-  englishUrl: String!
-  "Present for translated or fallback content."
-  translation: TranslationMeta
-}
+${POST_FIELDS}}
 
 "A post in a list (a REST post summary)."
 type PostSummary implements PostFields {
-  slug: String!
-  title: String!
-  date: String!
-  modified: String
-  author: String!
-  summary: String
-  url: String!
-  featuredImage: String
-  categories: [String!]!
-  tags: [String!]!
-  language: String!
-  isTranslation: Boolean!
-  translationsAvailable: [String!]!
-  englishUrl: String!
-  translation: TranslationMeta
-}
+${POST_FIELDS}}
 
 "A search result: a post summary with a snippet around the best match."
 type SearchHit implements PostFields {
-  slug: String!
-  title: String!
-  date: String!
-  modified: String
-  author: String!
-  summary: String
-  url: String!
-  featuredImage: String
-  categories: [String!]!
-  tags: [String!]!
-  language: String!
-  isTranslation: Boolean!
-  translationsAvailable: [String!]!
-  englishUrl: String!
-  translation: TranslationMeta
-  "Plain text around the best match, with a leading and/or trailing ellipsis where cut."
+${POST_FIELDS}  "Plain text around the best match, with a leading and/or trailing ellipsis where cut."
   snippet: String!
 }
 
 "A post with its body (the REST post detail)."
 type Post implements PostFields {
-  slug: String!
-  title: String!
-  date: String!
-  modified: String
-  author: String!
-  summary: String
-  url: String!
-  featuredImage: String
-  categories: [String!]!
-  tags: [String!]!
-  language: String!
-  isTranslation: Boolean!
-  translationsAvailable: [String!]!
-  englishUrl: String!
-  translation: TranslationMeta
-  contentHtml: String!
+${POST_FIELDS}  contentHtml: String!
   contentMarkdown: String!
   "Estimated minutes, at least 1."
   readingTime: Int!
