@@ -2,12 +2,14 @@
 // languages. Baselines from the same run: a linear scan over the same texts (in-process) and the
 // same server's /status (over HTTP).
 import { existsSync } from 'node:fs';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildBundle } from '../src/build/bundle.ts';
 import { loadCore } from '../src/build/load-bundle.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 import { loadSearchSource } from '../src/search/load-source.ts';
+import { decodeIndex, type IndexHeader } from '../src/search/index-codec.ts';
+import { importIndex } from '../src/search/search-index.ts';
 import { fold, tokens } from '../src/search/encoders.ts';
 import { startServer } from '../tests/helpers/server.ts';
 import { writeCorpus } from './synthetic-corpus.ts';
@@ -33,6 +35,22 @@ const slugs = core.catalog.posts.map((p) => p.slug);
 const imports: number[] = [];
 for (let i = 0; i < 3; i++) imports.push((await loadSearchSource(`${bundle}/search`, slugs)).importMs);
 console.log(`index import, 14 languages: ${fmt(imports).split('  ')[0]!.replace('p50', 'median')}`);
+// Baseline in the same run: the same indexes in FlexSearch's own JSON export, parsed and imported.
+const exports = await Promise.all(
+  LANGUAGE_CODES.map(async (lang) => {
+    const vocabulary = JSON.parse(await readFile(`${bundle}/search/${lang}.vocabulary.json`, 'utf8')) as string[];
+    const header = JSON.parse(await readFile(`${bundle}/search/${lang}.index.json`, 'utf8')) as IndexHeader;
+    return JSON.stringify(decodeIndex(header, await readFile(`${bundle}/search/${lang}.index.bin`), vocabulary));
+  }),
+);
+const jsonImports: number[] = [];
+for (let i = 0; i < 3; i++) {
+  const t = performance.now();
+  for (const text of exports) importIndex(JSON.parse(text) as Record<string, unknown>);
+  jsonImports.push(performance.now() - t);
+}
+console.log(`baseline, FlexSearch JSON export (already in memory): ${fmt(jsonImports).split('  ')[0]!.replace('p50', 'median')}`);
+console.log(`ratio compact/JSON import: ${(pct(imports, 50) / pct(jsonImports, 50)).toFixed(2)}x`);
 
 // Queries: words taken from the corpus itself, every language.
 const source = await loadSearchSource(`${bundle}/search`, slugs);
