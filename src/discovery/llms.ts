@@ -30,6 +30,7 @@ function apiLinks(core: Core): string[] {
     `- [GraphQL schema](${url(core, '/graphql')}): read-only, calendar version 2026-06`,
     `- [Search](${url(core, '/api/search?q=attention')}): relevance-ranked with snippets; streams at /api/stream/search`,
     `- [Access model](${url(core, '/auth.md')}): public reads, no keys`,
+    `- [Paid contact](${url(core, '/agents.md')}): POST ${url(core, '/contact/send')} sends the author a message, paid with x402 (an ERC-2612 permit)`,
   ];
 }
 
