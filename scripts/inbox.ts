@@ -17,7 +17,7 @@ if (command !== 'list' && command !== 'export') {
 }
 const file = values.db ?? (values.sandbox ? process.env.SANDBOX_CONTACT_DB || DEFAULT_DATABASES.sandbox : process.env.CONTACT_DB || DEFAULT_DATABASES.main);
 if (!existsSync(file)) {
-  console.error(`No inbox at ${file}: no paid message has been stored there.`);
+  console.error(`No inbox at ${file}: no paid message has been stored there. (npm run chain keeps its inboxes in data/local-chain/: add --db data/local-chain/${values.sandbox ? 'sandbox-' : ''}contact.sqlite)`);
   process.exit(command === 'list' ? 0 : 1);
 }
 const inbox = sqliteInbox(file, { readOnly: true });
