@@ -1,7 +1,7 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { FIELDS } from '../src/contact/fields.ts';
 import type { RequestContext } from './context.ts';
-import { json } from './http.ts';
+import { json, readJson } from './http.ts';
 import type { Route } from './routes.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -10,15 +10,10 @@ const NO_STORE = { 'cache-control': 'no-store' };
 async function sendMessage(ctx: RequestContext): Promise<Response> {
   const service = ctx.root.contact;
   if (!service) return json({ error: 'Paid contact is not available on this server: it is switched off or not configured.' }, 503, NO_STORE);
-  const raw = await ctx.request.text();
-  let body: unknown;
-  try {
-    // An empty body is a message without fields (a 422 that lists them), not malformed JSON.
-    body = raw.trim() === '' ? undefined : JSON.parse(raw);
-  } catch {
-    return json({ error: 'The body is not valid JSON.' }, 400, NO_STORE);
-  }
-  const outcome = await service.send({ body, payment: ctx.request.headers.get('payment-signature') });
+  // An empty body is a message without fields (a 422 that lists them), not malformed JSON.
+  const body = await readJson(ctx.request);
+  if (!body) return json({ error: 'The body is not valid JSON.' }, 400, NO_STORE);
+  const outcome = await service.send({ body: body.value, payment: ctx.request.headers.get('payment-signature') });
   switch (outcome.kind) {
     case 'invalid':
       return json({ error: outcome.error, fields: FIELDS }, 422, NO_STORE);

@@ -36,10 +36,15 @@ export async function answer(compute: () => unknown | Promise<unknown>): Promise
   }
 }
 
-/** A request's JSON body, or undefined when it is not JSON (the caller words the 400). */
+/**
+ * A request's JSON body, or undefined when it is not JSON (the caller words the 400). An empty
+ * body is no value rather than malformed, so each surface can say which fields it is missing.
+ */
 export async function readJson(request: Request): Promise<{ value: unknown } | undefined> {
+  const raw = await request.text();
+  if (raw.trim() === '') return { value: undefined };
   try {
-    return { value: JSON.parse(await request.text()) };
+    return { value: JSON.parse(raw) };
   } catch {
     return undefined;
   }

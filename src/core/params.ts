@@ -73,3 +73,19 @@ export function readSearchText(params: Params): string {
 }
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * Named arguments (GraphQL, MCP) as the query parameters REST would send, so the readers above
+ * validate them the same way. `names` maps an argument to its parameter (`query` -> `q`); absent
+ * and null are left out; anything but a string or a number is a 400.
+ */
+export function argumentsAsParams(args: object, names: Record<string, string>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [arg, param] of Object.entries(names)) {
+    const value: unknown = (args as Record<string, unknown>)[arg];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' && typeof value !== 'number') throw errors.invalidRequest(`Argument "${arg}" must be a string or a number.`);
+    out.set(param, String(value));
+  }
+  return out;
+}

@@ -2,7 +2,7 @@ import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import { absolute } from '../core/urls.ts';
-import { TOOLS, toolDescriptors } from '../mcp/tools.ts';
+import { TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
 
 /**
  * The guides for programs: /agents.md (how to use each surface), /auth.md (the access model)
@@ -106,7 +106,7 @@ ${u('/.well-known/oauth-protected-resource')} (RFC 9728), ${u('/.well-known/oaut
 
 export function mcpDocs(core: Core, version: string): string {
   const u = (p: string) => url(core, p);
-  const descriptors = toolDescriptors();
+  const descriptors = TOOL_DESCRIPTORS;
   const tools = TOOLS.map((t, i) => {
     const d = descriptors[i]!;
     return `### \`${t.name}\`: ${t.title}

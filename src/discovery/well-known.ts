@@ -1,7 +1,7 @@
 import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { absolute } from '../core/urls.ts';
-import { TOOLS, toolDescriptors } from '../mcp/tools.ts';
+import { TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
 
 /**
  * The /.well-known documents, built from the site settings, the tool list and the skills.
@@ -33,7 +33,7 @@ export function mcpServerCard(core: Core, version: string) {
     capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } },
     authentication: { required: false, schemes: [] },
     instructions: `search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them. ${site.attribution}`,
-    tools: toolDescriptors().map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema })),
+    tools: TOOL_DESCRIPTORS.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema })),
   };
 }
 

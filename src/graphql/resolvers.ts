@@ -1,6 +1,7 @@
 import { FolioError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
 import type { Summary } from '../core/shape.ts';
+import { argumentsAsParams } from '../core/params.ts';
 import { windowAfter, type Window } from '../core/window.ts';
 import { camelKeys } from './camel-case.ts';
 import { encodeCursor, offsetAfter } from './cursor.ts';
@@ -25,16 +26,6 @@ interface ContentArgs extends LangArgs {
 interface WindowArgs {
   first?: Maybe<number>;
   after?: Maybe<string>;
-}
-
-/** Arguments as the query parameters the core reads (absent and null are left out). */
-function params(args: object, names: Record<string, string>): URLSearchParams {
-  const out = new URLSearchParams();
-  for (const [arg, param] of Object.entries(names)) {
-    const value: unknown = (args as Record<string, unknown>)[arg];
-    if (value !== null && value !== undefined) out.set(param, String(value));
-  }
-  return out;
 }
 
 const LANG = { lang: 'lang' };
@@ -71,19 +62,19 @@ function rootField<A>(resolve: (args: A, core: Core) => unknown) {
 
 export const resolvers = {
   Query: {
-    site: rootField<LangArgs>((args, core) => camelKeys(core.site(params(args, LANG)))),
+    site: rootField<LangArgs>((args, core) => camelKeys(core.site(argumentsAsParams(args, LANG)))),
     languages: rootField((_args, core) => camelKeys(core.languages())),
     posts: rootField<ContentArgs & WindowArgs & { category?: Maybe<string>; tag?: Maybe<string> }>((args, core) => {
       const window = windowOf(args);
       const filter = { categories: args.category ?? undefined, tags: args.tag ?? undefined };
-      return connection(core.posts.window(params(args, CONTENT), window, filter), window);
+      return connection(core.posts.window(argumentsAsParams(args, CONTENT), window, filter), window);
     }),
-    post: rootField<ContentArgs & { slug: string }>(async (args, core) => camelKeys((await core.posts.get(args.slug, params(args, CONTENT))).data)),
+    post: rootField<ContentArgs & { slug: string }>(async (args, core) => camelKeys((await core.posts.get(args.slug, argumentsAsParams(args, CONTENT))).data)),
     search: rootField<ContentArgs & WindowArgs & { query: string }>((args, core) => {
       const window = windowOf(args);
-      return connection(core.search(params(args, { query: 'q', ...CONTENT }), window).body, window);
+      return connection(core.search(argumentsAsParams(args, { query: 'q', ...CONTENT }), window).body, window);
     }),
-    categories: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('categories', params(args, LANG)).data)),
-    tags: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('tags', params(args, LANG)).data)),
+    categories: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('categories', argumentsAsParams(args, LANG)).data)),
+    tags: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('tags', argumentsAsParams(args, LANG)).data)),
   },
 };

@@ -10,10 +10,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { FolioError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
+import type { EntryMeta, PostRecord } from '../core/types.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../core/languages.ts';
 import { markdownDocument } from '../core/markdown-document.ts';
 import { absolute, paths } from '../core/urls.ts';
-import { TOOLS, toolDescriptors } from './tools.ts';
+import { TOOLS, TOOL_DESCRIPTORS } from './tools.ts';
 
 /**
  * An MCP server over one content root: the three tools, and every available post-language
@@ -21,6 +22,17 @@ import { TOOLS, toolDescriptors } from './tools.ts';
  * session (legacy SSE); it holds nothing but the core.
  */
 export const RESOURCES_PAGE = 100;
+
+/** Every available post-language, listed once per core (a server is built per request). */
+const listed = new WeakMap<Core, { post: PostRecord; lang: string; entry: EntryMeta }[]>();
+function resourceEntries(core: Core) {
+  let entries = listed.get(core);
+  if (!entries) {
+    entries = core.catalog.posts.flatMap((post) => (core.index.available.get(post) ?? []).map((lang) => ({ post, lang, entry: post.entries[lang]! })));
+    listed.set(core, entries);
+  }
+  return entries;
+}
 
 export function createMcpServer(core: Core, version: string): Server {
   const { catalog } = core;
@@ -32,7 +44,7 @@ export function createMcpServer(core: Core, version: string): Server {
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDescriptors() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_DESCRIPTORS }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
@@ -40,10 +52,8 @@ export function createMcpServer(core: Core, version: string): Server {
     return tool.run(core, request.params.arguments ?? {});
   });
 
-  const entries = core.index.catalog.posts.flatMap((post) =>
-    (core.index.available.get(post) ?? []).map((lang) => ({ post, lang, entry: post.entries[lang]! })),
-  );
   server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+    const entries = resourceEntries(core);
     const start = Number(request.params?.cursor ?? 0);
     if (!Number.isInteger(start) || start < 0) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor.');
     const slice = entries.slice(start, start + RESOURCES_PAGE);

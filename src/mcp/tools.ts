@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { FolioError } from '../core/errors.ts';
+import { errors, FolioError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
 import { markdownDocument } from '../core/markdown-document.ts';
-import { PER_PAGE_DEFAULT, PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
+import { argumentsAsParams, PER_PAGE_DEFAULT, PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import type { Collection } from '../core/posts.ts';
 import type { SearchBody } from '../core/search.ts';
 import { collection, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
@@ -33,17 +33,8 @@ const page: Schema = { type: 'integer', minimum: 1, default: 1, description: 'Pa
 const perPage: Schema = { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT, description: 'Items per page' };
 const slug: Schema = { type: 'string', pattern: '^[a-z0-9-]+$', description: 'Term slug' };
 
-/** Tool arguments as the query string the REST endpoint would get; the core validates them. */
-function params(args: Record<string, unknown>, names: string[]): URLSearchParams {
-  const out = new URLSearchParams();
-  for (const name of names) {
-    const value = args[name];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string' && typeof value !== 'number') throw new FolioError('BAD_PARAMETER', `Argument "${name}" must be a string or a number.`);
-    out.set(name, String(value));
-  }
-  return out;
-}
+const CONTENT = { lang: 'lang', fallback: 'fallback' };
+const PAGE = { page: 'page', per_page: 'per_page' };
 
 const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
 
@@ -72,10 +63,10 @@ export const TOOLS: Tool[] = [
     example: { lang: 'fr', per_page: 3 },
     run: (core, args) =>
       guarded(async () => {
-        if (args.category !== undefined && args.tag !== undefined) throw new FolioError('BAD_PARAMETER', 'Give "category" or "tag", not both.');
-        const query = params(args, ['page', 'per_page', 'lang', 'fallback']);
+        if (args.category !== undefined && args.tag !== undefined) throw errors.invalidRequest('Give "category" or "tag", not both.');
+        const query = argumentsAsParams(args, { ...PAGE, ...CONTENT });
         const term = args.category ?? args.tag;
-        if (term !== undefined && typeof term !== 'string') throw new FolioError('BAD_PARAMETER', 'A category or tag must be a slug string.');
+        if (term !== undefined && typeof term !== 'string') throw errors.invalidRequest('A category or tag must be a slug string.');
         const body = term === undefined ? core.posts.list(query) : core.terms.posts(args.category !== undefined ? 'categories' : 'tags', term, query);
         const { page: at, total_pages, total } = body.pagination;
         return { content: text(listing(body, `Posts (page ${at} of ${total_pages}, ${total} in all, language ${body.meta.language}):`)), structuredContent: structured(body) };
@@ -91,8 +82,8 @@ export const TOOLS: Tool[] = [
     example: { slug: 'the-slow-web', lang: 'es' },
     run: (core, args) =>
       guarded(async () => {
-        if (typeof args.slug !== 'string') throw new FolioError('BAD_PARAMETER', 'Argument "slug" (a string) is required.');
-        const body = await core.posts.get(args.slug, params(args, ['lang', 'fallback']));
+        if (typeof args.slug !== 'string') throw errors.invalidRequest('Argument "slug" (a string) is required.');
+        const body = await core.posts.get(args.slug, argumentsAsParams(args, CONTENT));
         return { content: text(markdownDocument(body)), structuredContent: structured(body) };
       }),
   },
@@ -109,21 +100,18 @@ export const TOOLS: Tool[] = [
     example: { query: 'tide', lang: 'en' },
     run: (core, args) =>
       guarded(async () => {
-        const query = params(args, ['lang', 'fallback', 'page', 'per_page']);
-        if (args.query !== undefined) query.set('q', params(args, ['query']).get('query')!);
-        const { body } = core.search(query);
+        const { body } = core.search(argumentsAsParams(args, { query: 'q', ...CONTENT, ...PAGE }));
         return { content: text(listing(body, `${body.total} results for "${body.query}" (language ${body.meta.language}):`)), structuredContent: structured(body) };
       }),
   },
 ];
 
-/** The tools as `tools/list` describes them (JSON Schema proper, not OpenAPI's dialect). */
-export const toolDescriptors = () =>
-  TOOLS.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: toJsonSchema(t.inputSchema) as Schema,
-    outputSchema: toJsonSchema(t.outputSchema) as Schema,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }));
+/** The tools as `tools/list` describes them (JSON Schema proper, not OpenAPI's dialect), made once. */
+export const TOOL_DESCRIPTORS = TOOLS.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: toJsonSchema(t.inputSchema) as Schema,
+  outputSchema: toJsonSchema(t.outputSchema) as Schema,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+}));
