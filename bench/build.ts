@@ -1,7 +1,7 @@
 // `npm run bench:build -- [N]`: Folio's full build and one-edit rebuild of N synthetic essays x 14
 // languages, against Hugo building the same corpus in the same run (when `hugo` is installed).
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFile, readFile, rm } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { slugOf, writeCorpus, writeHugoSite } from './synthetic-corpus.ts';
 
@@ -50,6 +50,18 @@ async function folioFull(n: number): Promise<Run> {
   return measure(node, ['scripts/build.ts'], folioEnv(content));
 }
 
+/** Files and bytes of everything a build published (the static artefact a host serves). */
+async function output(dir: string): Promise<{ files: number; bytes: number }> {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return { files, bytes };
+}
+
 const row = (label: string, r: Run, entries: number) =>
   `${label.padEnd(34)} ${r.seconds.toFixed(1).padStart(7)} s ${String(r.peakMb).padStart(7)} MB ${((r.seconds * 1000) / entries).toFixed(2).padStart(8)} ms/entry`;
 
@@ -59,6 +71,8 @@ const quarter = await folioFull(small);
 console.log(row(`folio full build, ${small} x 14`, quarter, small * 14));
 const full = await folioFull(count);
 console.log(row(`folio full build, ${count} x 14`, full, count * 14));
+const published = await output(`${WORK}/dist`);
+console.log(`output: ${published.files} files, ${(published.bytes / 1e6).toFixed(1)} MB`);
 await appendFile(join(`${WORK}/content-${count}`, 'posts', slugOf(0), 'en.md'), '\nOne more sentence, edited.\n');
 const rebuild = await measure(node, ['scripts/build.ts'], folioEnv(`${WORK}/content-${count}`));
 console.log(row(`folio rebuild after 1 edit`, rebuild, count * 14));

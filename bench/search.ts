@@ -2,7 +2,7 @@
 // languages. Baselines from the same run: a linear scan over the same texts (in-process) and the
 // same server's /status (over HTTP).
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
+import { readFile, rm, symlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildBundle } from '../src/build/bundle.ts';
 import { loadCore } from '../src/build/load-bundle.ts';
@@ -18,7 +18,9 @@ const count = Number(process.argv[2] ?? 1000);
 const WORK = resolve('bench/.corpus');
 const content = `${WORK}/content-${count}`;
 const serveRoot = `${WORK}/serve-${count}`;
-const bundle = `${serveRoot}/dist/bundle/main`;
+// A build of its own whose main bundle is the synthetic corpus; pages and sandbox are the demo's.
+const build = `${serveRoot}/dist/builds/bench`;
+const bundle = `${build}/bundle/main`;
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(3)} ms  p95 ${pct(xs, 95).toFixed(3)} ms  p99 ${pct(xs, 99).toFixed(3)} ms`;
@@ -82,11 +84,12 @@ console.log(`baseline, linear scan:          ${fmt(scan)}`);
 console.log(`ratio index/scan at p50: ${(pct(inProcess, 50) / pct(scan, 50)).toFixed(2)}x`);
 
 // Over HTTP, 50 concurrent connections, against the real server serving this bundle.
-await rm(serveRoot + '/dist/site', { force: true });
-await rm(serveRoot + '/dist/bundle/sandbox', { force: true });
-await mkdir(`${serveRoot}/dist`, { recursive: true });
-await symlink(resolve('dist/site'), `${serveRoot}/dist/site`);
-await symlink(resolve('dist/bundle/sandbox'), `${serveRoot}/dist/bundle/sandbox`);
+for (const link of ['site', 'bundle/sandbox', 'manifest.json']) {
+  await rm(`${build}/${link}`, { force: true });
+  await symlink(resolve('dist/current', link), `${build}/${link}`);
+}
+await rm(`${serveRoot}/dist/current`, { force: true });
+await symlink('builds/bench', `${serveRoot}/dist/current`);
 const server = await startServer({ FOLIO_DIST_ROOT: serveRoot, RATE_LIMIT: '0', EVENT_SIGNING_SECRET: 'bench' });
 async function load(paths: string[], concurrency = 50): Promise<{ lat: number[]; rps: number }> {
   const lat: number[] = [];

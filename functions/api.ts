@@ -9,16 +9,16 @@ import type { Route } from './routes.ts';
 const q = (ctx: RequestContext) => ctx.url.searchParams;
 
 export const apiRoutes: Route[] = [
-  { path: '/api/languages', summary: 'Supported languages, their homes, APIs and feeds', handler: (ctx) => answer(() => ctx.root.core.languages()) },
-  { path: '/api/site', summary: 'Site name, description, author, post count', handler: (ctx) => answer(() => ctx.root.core.site(q(ctx))) },
-  { path: '/api/posts', summary: 'Post summaries, newest first (page, per_page, lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.posts.list(q(ctx))) },
-  { path: '/api/posts/:slug', summary: 'One post with its body (lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.posts.get(ctx.params.slug!, q(ctx))) },
-  { path: '/api/categories', summary: 'Categories with post counts (lang)', handler: (ctx) => answer(() => ctx.root.core.terms.list('categories', q(ctx))) },
-  { path: '/api/categories/:slug', summary: 'Posts in a category', handler: (ctx) => answer(() => ctx.root.core.terms.posts('categories', ctx.params.slug!, q(ctx))) },
-  { path: '/api/tags', summary: 'Tags with post counts (lang)', handler: (ctx) => answer(() => ctx.root.core.terms.list('tags', q(ctx))) },
-  { path: '/api/tags/:slug', summary: 'Posts with a tag', handler: (ctx) => answer(() => ctx.root.core.terms.posts('tags', ctx.params.slug!, q(ctx))) },
-  { path: `/api/products/${PRODUCT_SLUG}`, summary: 'The book: price, formats, links', handler: (ctx) => answer(() => ctx.root.core.product()) },
-  { path: '/mcp/v1/posts', summary: 'Legacy alias of /api/posts', handler: (ctx) => answer(() => ctx.root.core.posts.list(q(ctx))) },
+  { path: '/api/languages', query: 'none', summary: 'Supported languages, their homes, APIs and feeds', handler: (ctx) => answer(() => ctx.root.core.languages()) },
+  { path: '/api/site', query: 'lang', summary: 'Site name, description, author, post count', handler: (ctx) => answer(() => ctx.root.core.site(q(ctx))) },
+  { path: '/api/posts', query: 'list', summary: 'Post summaries, newest first (page, per_page, lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.posts.list(q(ctx))) },
+  { path: '/api/posts/:slug', query: 'content', summary: 'One post with its body (lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.posts.get(ctx.params.slug!, q(ctx))) },
+  { path: '/api/categories', query: 'lang', summary: 'Categories with post counts (lang)', handler: (ctx) => answer(() => ctx.root.core.terms.list('categories', q(ctx))) },
+  { path: '/api/categories/:slug', query: 'list', summary: 'Posts in a category', handler: (ctx) => answer(() => ctx.root.core.terms.posts('categories', ctx.params.slug!, q(ctx))) },
+  { path: '/api/tags', query: 'lang', summary: 'Tags with post counts (lang)', handler: (ctx) => answer(() => ctx.root.core.terms.list('tags', q(ctx))) },
+  { path: '/api/tags/:slug', query: 'list', summary: 'Posts with a tag', handler: (ctx) => answer(() => ctx.root.core.terms.posts('tags', ctx.params.slug!, q(ctx))) },
+  { path: `/api/products/${PRODUCT_SLUG}`, query: 'none', summary: 'The book: price, formats, links', handler: (ctx) => answer(() => ctx.root.core.product()) },
+  { path: '/mcp/v1/posts', query: 'list', summary: 'Legacy alias of /api/posts', handler: (ctx) => answer(() => ctx.root.core.posts.list(q(ctx))) },
   {
     path: '/status',
     summary: 'Service health',

@@ -33,6 +33,8 @@ export interface Host {
   mcpSessions: Map<string, LegacySession>;
   /** Browser origins allowed to use MCP besides the site and loopback ('*' for any). */
   mcpAllowedOrigins: string[];
+  /** Bytes of function answers kept for repeated queries (0: none; default 64 MiB). */
+  answerCacheBytes?: number;
   /** Limits the guides print. */
   limits: { rateLimit: number; rateWindowSeconds: number; bodyLimit: number };
 }
@@ -44,7 +46,8 @@ export interface Capabilities {
 }
 
 /** The function layer itself: lets a surface (batch) answer sub-requests in-process. */
-export type Dispatch = (request: Request, pathname: string, capabilities?: Capabilities) => Promise<Response | undefined>;
+/** `url` is the request's, parsed once by the caller (defaults to parsing `request.url`). */
+export type Dispatch = (request: Request, pathname: string, capabilities?: Capabilities, url?: URL) => Promise<Response | undefined>;
 
 export interface RequestContext extends Capabilities {
   request: Request;

@@ -2,8 +2,11 @@ import { FolioError } from '../src/core/errors.ts';
 import { FORMATS } from '../src/core/formats.ts';
 import { toJson } from '../src/core/index.ts';
 
-/** Response builders every surface shares. */
-export const CACHE_PUBLIC = 'public, max-age=60, must-revalidate';
+/**
+ * Public reads: browsers keep an answer a minute; shared caches (CDNs) five minutes, and may serve
+ * it stale for a day while they refetch (a new build changes the ETag, so revalidation is cheap).
+ */
+export const CACHE_PUBLIC = 'public, max-age=60, s-maxage=300, stale-while-revalidate=86400';
 
 export function text(body: string, contentType: string, status = 200, headers: HeadersInit = {}): Response {
   return new Response(body, {

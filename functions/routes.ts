@@ -10,6 +10,9 @@ import { graphqlRoutes } from './graphql.ts';
 import { contactRoutes } from './contact.ts';
 import { json, notFoundJson, redirect } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
+import { canonicalQuery, type QueryShape } from '../src/core/params.ts';
+import { routeIndex } from './route-index.ts';
+import { answerCache } from './answer-cache.ts';
 
 /** The flat route table (Ghost's routes.js): every function path, once, with what it does. */
 export interface Route {
@@ -21,6 +24,10 @@ export interface Route {
   hidden?: boolean;
   /** For pattern routes that claim only some paths: is this one of them? */
   claims?: (params: Record<string, string>, root: Root) => boolean;
+  /** The query parameters the answer depends on (published files and cached answers are keyed by them). */
+  query?: QueryShape;
+  /** The answer prints the server's limits (a published copy holds only for a server with the build's). */
+  printsLimits?: true;
 }
 
 const isPost = (params: Record<string, string>, root: Root) =>
@@ -50,26 +57,6 @@ routes.push(
 
 export const ROUTES: readonly Route[] = routes;
 
-function match(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split('/').slice(1);
-  const got = path.split('/').slice(1);
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    if (w.startsWith('*')) {
-      params[w.slice(1)] = got.slice(i).join('/');
-      return params;
-    }
-    const g = got[i];
-    if (g === undefined) return undefined;
-    if (w.startsWith(':')) {
-      if (g === '') return undefined;
-      params[w.slice(1)] = g;
-    } else if (w !== g) return undefined;
-  }
-  return want.length === got.length ? params : undefined;
-}
-
 /** Paths whose errors and 404s are JSON (inside a root: '/sandbox' already stripped). */
 const isApiPath = (path: string) => /^\/(api|mcp)(\/|$)/.test(path);
 
@@ -85,27 +72,48 @@ function rootFor(host: Host, pathname: string): { root: Root; path: string } {
   return { root: host.roots.find((r) => r.base === '')!, path: pathname };
 }
 
+/** The function layer, and what the front server asks of it before building a Web Request. */
+export interface FunctionLayer extends Dispatch {
+  /** Does a function answer this path (some method)? Otherwise it belongs to the static files. */
+  owns(pathname: string): boolean;
+}
+
 /**
  * The function layer: `(Request) => Response`, or undefined when the path belongs to the
  * static files. Unknown API paths get the JSON 404 here; a known path with another method, 405.
  */
-export function createFunctions(host: Host): Dispatch {
-  return async function handle(request: Request, pathname: string, capabilities: Capabilities = {}): Promise<Response | undefined> {
-    const url = new URL(request.url);
+export function createFunctions(host: Host): FunctionLayer {
+  const index = routeIndex(ROUTES);
+  const cache = answerCache(host.answerCacheBytes ?? 64 * 1024 * 1024);
+  /** The cache key of a GET whose answer depends only on path and query; none when the query is invalid. */
+  const keyOf = (root: Root, path: string, shape: QueryShape | undefined, url: URL) => {
+    if (!shape || host.answerCacheBytes === 0) return undefined;
+    try {
+      return `${root.name}:${path}?${canonicalQuery(shape, url.searchParams)}`;
+    } catch {
+      return undefined;
+    }
+  };
+  const matches = (pathname: string) => {
     const { root, path } = rootFor(host, pathname);
+    return { root, path, found: index.match(path, (route, params) => !route.claims || route.claims(params, root)) };
+  };
+  async function handle(request: Request, pathname: string, capabilities: Capabilities = {}, url = new URL(request.url)): Promise<Response | undefined> {
+    const { root, path, found } = matches(pathname);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const allowed = new Set<string>();
-    for (const route of ROUTES) {
-      const params = match(route.path, path);
-      if (!params || (route.claims && !route.claims(params, root))) continue;
+    for (const { route, params } of found) {
       const routeMethod = route.method ?? 'GET';
       if (routeMethod !== method) {
         allowed.add(routeMethod);
         continue;
       }
+      const key = keyOf(root, path, route.query, url);
+      const hit = key && cache.get(key);
+      if (hit) return hit;
       const ctx: RequestContext = { ...capabilities, request, url, root, path, params, host, dispatch: handle };
       const response = await route.handler(ctx);
-      if (response) return response;
+      if (response) return key ? cache.put(key, response) : response;
     }
     if (allowed.size > 0) {
       const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
@@ -115,5 +123,11 @@ export function createFunctions(host: Host): Dispatch {
     }
     if (isApiPath(path)) return notFoundJson();
     return undefined;
-  };
+  }
+  return Object.assign(handle, {
+    owns(pathname: string) {
+      const { path, found } = matches(pathname);
+      return isApiPath(path) || found.length > 0;
+    },
+  });
 }

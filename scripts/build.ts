@@ -1,13 +1,37 @@
-// `npm run build`: content -> bundles (a child process) -> Astro pages -> static API, feeds, media.
+// `npm run build`: content -> bundles (a child process) -> Astro pages -> published answers and the
+// manifest, all in a fresh builds/<id> folder that goes live by one atomic switch of dist/current.
+// A failed build removes its folder, leaves the live build as it was, and exits 1.
 import { spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { build } from 'astro';
+import { buildLayout, PUBLISH } from '../src/build/roots.ts';
+import { goLive, newBuildId, prepareBuildDir, removeOldBuilds } from '../src/build/go-live.ts';
+import { publishBuild } from '../src/build/publish-build.ts';
 
 const started = performance.now();
-const bundle = spawnSync(process.execPath, ['scripts/bundle.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-process.stdout.write(bundle.stdout);
-if (bundle.status !== 0) process.exit(bundle.status ?? 1);
-process.env.SITE_URL ??= /site url (\S+)/.exec(bundle.stdout)?.[1];
-await build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' });
+const id = newBuildId();
+const dir = await prepareBuildDir(PUBLISH.out, id);
+// Every step (the bundle process, Astro's config and pages) writes into this build's folder.
+process.env.FOLIO_BUILD_DIR = dir;
+try {
+  const bundle = spawnSync(process.execPath, ['scripts/bundle.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.stdout.write(bundle.stdout);
+  if (bundle.status !== 0) throw new Error(`the bundle step failed (exit ${bundle.status ?? 'signal'})`);
+  process.env.SITE_URL ??= /site url (\S+)/.exec(bundle.stdout)?.[1];
+  await build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' });
+  const t = performance.now();
+  const manifest = await publishBuild(buildLayout(dir), id);
+  const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
+  console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
+  await goLive(PUBLISH.out, id);
+} catch (e) {
+  await rm(dir, { recursive: true, force: true });
+  console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`nothing was published; the live build is unchanged (${PUBLISH.current}).`);
+  process.exit(1);
+}
+const removed = await removeOldBuilds(PUBLISH.out);
+console.log(`live: ${PUBLISH.current} -> builds/${id}${removed.length ? ` (removed ${removed.length} old build${removed.length > 1 ? 's' : ''})` : ''}`);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 // Peak resident memory of this process, for the build benchmark.
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);

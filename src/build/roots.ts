@@ -14,12 +14,34 @@ export const ROOTS: readonly RootSpec[] = [
   { name: 'sandbox', contentDir: 'sandbox', base: '/sandbox', publishedSigningKey: SANDBOX_SIGNING_KEY },
 ];
 
-/** Output folders, relative to the project (or FOLIO_DIST_ROOT at run time). FOLIO_OUT moves them. */
-const OUT = process.env.FOLIO_OUT ?? 'dist';
+/** The folders of one build: bundles, the static artefact (client), Astro's server code, the manifest. */
+export interface BuildLayout {
+  dir: string;
+  bundle: (name: string) => string;
+  /** What a static host serves, as it is. */
+  client: string;
+  server: string;
+  /** The build manifest: every published answer (not itself published). */
+  manifest: string;
+}
 
-export const DIST = {
-  out: OUT,
-  bundle: (name: string) => `${OUT}/bundle/${name}`,
-  client: `${OUT}/site/client`,
-  server: `${OUT}/site/server`,
-};
+export function buildLayout(dir: string): BuildLayout {
+  return {
+    dir,
+    bundle: (name) => `${dir}/bundle/${name}`,
+    client: `${dir}/site/client`,
+    server: `${dir}/site/server`,
+    manifest: `${dir}/manifest.json`,
+  };
+}
+
+/**
+ * Where builds are published (relative to the project, or FOLIO_DIST_ROOT at run time; FOLIO_OUT
+ * moves it): each build is written into `builds/<id>` and goes live when the `current` link is
+ * switched to it, in one rename.
+ */
+const OUT = process.env.FOLIO_OUT ?? 'dist';
+export const PUBLISH = { out: OUT, builds: `${OUT}/builds`, current: `${OUT}/current` };
+
+/** The build being written (FOLIO_BUILD_DIR, set by `npm run build` for its steps), else the live one. */
+export const DIST: BuildLayout = buildLayout(process.env.FOLIO_BUILD_DIR ?? PUBLISH.current);

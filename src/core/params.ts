@@ -89,3 +89,25 @@ export function argumentsAsParams(args: object, names: Record<string, string>): 
   }
   return out;
 }
+
+/** Which reader an endpoint's query goes through (every other parameter is ignored). */
+export type QueryShape = 'list' | 'content' | 'lang' | 'none';
+
+/**
+ * The query an endpoint reads, as one canonical string: the reader's values, defaults left out,
+ * in the order lang, fallback, page, per_page. Two requests with the same canonical query get the
+ * same answer, so it keys published files and cached answers. Throws as the readers do.
+ */
+export function canonicalQuery(shape: QueryShape, params: Params): string {
+  if (shape === 'none') return '';
+  const parts: string[] = [];
+  const { lang } = readLang(params);
+  if (lang !== DEFAULT_LANGUAGE) parts.push(`lang=${lang}`);
+  if (shape === 'lang') return parts.join('&');
+  if (readContent(params).fallback) parts.push('fallback=en');
+  if (shape === 'content') return parts.join('&');
+  const { page, per_page } = readPage(params);
+  if (page !== 1) parts.push(`page=${page}`);
+  if (per_page !== PER_PAGE_DEFAULT) parts.push(`per_page=${per_page}`);
+  return parts.join('&');
+}

@@ -13,6 +13,12 @@ export interface ServerConfig {
   signingSecret: string | undefined;
   /** Browser origins allowed to use MCP besides the site and loopback. */
   mcpAllowedOrigins: string[];
+  /** Serve published answers before the functions (FAST_PATH=0 answers every function path by code, for checks). */
+  fastPath: boolean;
+  /** Bytes of published files kept in memory (FILE_CACHE_MB, default 256). */
+  fileCacheBytes: number;
+  /** Bytes of computed answers kept for repeated queries (ANSWER_CACHE_MB, default 64; 0 turns it off). */
+  answerCacheBytes: number;
   /** Paid contact for each root (CONTACT_*, SANDBOX_CONTACT_*). */
   contact: ContactConfig;
 }
@@ -36,6 +42,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     distRoot: env.FOLIO_DIST_ROOT ?? process.cwd(),
     signingSecret: env.EVENT_SIGNING_SECRET || undefined,
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    fastPath: env.FAST_PATH !== '0' && env.FAST_PATH !== 'false',
+    fileCacheBytes: int(env, 'FILE_CACHE_MB', 256, 0) * 1024 * 1024,
+    answerCacheBytes: int(env, 'ANSWER_CACHE_MB', 64, 0) * 1024 * 1024,
     contact: readContactConfig(env),
   };
 }

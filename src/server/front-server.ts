@@ -1,33 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createFunctions } from '../../functions/routes.ts';
-import type { Capabilities, Host } from '../../functions/context.ts';
+import type { Capabilities } from '../../functions/context.ts';
 import { BodyTooLarge, toWebRequest, webHeaders, writeResponse } from './node-bridge.ts';
 import { CORS_HEADERS, preflight } from './policies/cors.ts';
 import { rejectBearer } from './policies/bearer.ts';
+import { SECURITY_HEADERS } from './policies/security.ts';
 import { etagOf, matchesIfNoneMatch, RETAINED_304_HEADERS } from './policies/etag.ts';
 import { rateHeaders, tooManyRequests, type RateDecision, type RateLimiter } from './policies/rate-limit.ts';
 import { safePath } from '../../functions/request-path.ts';
+import { serveFile } from './fast-path.ts';
+import { compressAnswer } from './compress.ts';
+import type { Found } from './published.ts';
+import type { Generation } from './generation.ts';
 import type { ServerConfig } from './config.ts';
-import type { staticFiles } from './static-files.ts';
-
-/** Astro's Node handler; called without `next`, an unmatched path renders the 404 route. */
-type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => unknown;
+import { LANGUAGE_CODES } from '../core/languages.ts';
 
 export interface FrontServerDeps {
   config: ServerConfig;
-  host: Host;
-  files: ReturnType<typeof staticFiles>;
+  /** The build live now; each request keeps the one it started with. */
+  live: () => Generation;
   limiter: RateLimiter | undefined;
-  /** Astro's on-demand pages (the 404 page). */
-  pages: NodeMiddleware;
-  siteUrl: string;
   log?: (message: string) => void;
 }
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-};
 
 const jsonError = (status: number, error: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error }), {
@@ -46,70 +39,115 @@ function clientKey(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
+/** Homes carry a trailing slash; every other page does not. */
+function isHome(path: string): boolean {
+  const segs = path.split('/').filter(Boolean);
+  if (segs[0] === 'sandbox') segs.shift();
+  return segs.length === 0 || (segs.length === 1 && LANGUAGE_CODES.includes(segs[0]!));
+}
+
+/** The canonical form of a page URL written with or without its trailing slash, if it differs. */
+function canonicalPage(gen: Generation, path: string): string | undefined {
+  const trimmed = path.replace(/\/+$/, '');
+  if (path.endsWith('/') && trimmed && !isHome(trimmed) && gen.files.page(trimmed)) return trimmed;
+  if (!path.endsWith('/') && isHome(trimmed) && gen.files.page(`${trimmed}/`)) return `${trimmed}/`;
+  return undefined;
+}
+
+type Routed = Response | { file: Found } | 'pages';
+
 /**
- * The one Node entry: global policies on every response (CORS, bearer 401, rate limit,
- * body limit, ETag/304), then functions, then static files, then Astro's 404 page.
+ * The one Node entry. A GET or HEAD for a published answer takes the fast path: one manifest
+ * lookup and the file written with precomputed headers (the policies still apply: CORS, security
+ * headers, bearer 401, rate limit). Everything else: policies, functions, published files,
+ * canonical redirects, then Astro's 404 page.
  */
 export function createFrontServer(deps: FrontServerDeps) {
-  const functions = createFunctions(deps.host);
   const log = deps.log ?? ((m: string) => console.error(m));
 
-  async function route(req: IncomingMessage, headers: Headers, path: string, signal: AbortSignal, rate: RateDecision | undefined, capabilities: Capabilities): Promise<Response | 'pages'> {
+  async function route(gen: Generation, req: IncomingMessage, path: string, url: URL, rate: RateDecision | undefined, capabilities: Capabilities, signal: () => AbortSignal): Promise<Routed> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return preflight();
-    const bearer = rejectBearer(headers.get('authorization'), deps.siteUrl);
+    const authorization = req.headers.authorization;
+    const bearer = authorization === undefined ? undefined : rejectBearer(authorization, gen.siteUrl);
     if (bearer) return bearer;
     if (rate && !rate.allowed) return tooManyRequests(rate, Math.floor(Date.now() / 1000));
-    let request: Request;
-    try {
-      request = await toWebRequest(req, headers, deps.config.bodyLimit, signal);
-    } catch (e) {
-      if (e instanceof BodyTooLarge) return jsonError(413, `Request body too large: the limit is ${deps.config.bodyLimit} bytes.`);
-      throw e;
+    if (gen.functions.owns(path)) {
+      let request: Request;
+      try {
+        request = await toWebRequest(req, webHeaders(req), url, deps.config.bodyLimit, signal());
+      } catch (e) {
+        if (e instanceof BodyTooLarge) return jsonError(413, `Request body too large: the limit is ${deps.config.bodyLimit} bytes.`);
+        throw e;
+      }
+      const answered = await gen.functions(request, path, capabilities, url);
+      if (answered) return answered;
     }
-    const answered = await functions(request, path, capabilities);
-    if (answered) return answered;
-    const file = await deps.files.serve(path, new URL(request.url).search);
-    if (file && (method === 'GET' || method === 'HEAD')) return file;
-    if (file) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
+    const found = gen.files.find(path, url.search.slice(1), req.headers.accept);
+    if (found && (method === 'GET' || method === 'HEAD')) return { file: found };
+    if (found) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
+    const canonical = canonicalPage(gen, path);
+    if (canonical) return new Response(null, { status: 301, headers: { location: `${canonical}${url.search}` } });
     // API paths never get here: the function layer answers their 404 as JSON.
     return 'pages';
   }
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const controller = new AbortController();
-    res.once('close', () => controller.abort());
+    const gen = deps.live();
     const method = req.method ?? 'GET';
-    const headOnly = method === 'HEAD';
     const limiter = method === 'OPTIONS' ? undefined : deps.limiter;
-    const key = clientKey(req, deps.config.trustProxy);
+    const key = limiter ? clientKey(req, deps.config.trustProxy) : '';
     let rate = limiter?.hit(key);
+    const target = req.url ?? '/';
+    try {
+      if (deps.config.fastPath && (method === 'GET' || method === 'HEAD') && req.headers.authorization === undefined && rate?.allowed !== false) {
+        const q = target.indexOf('?');
+        const path = safePath(target);
+        const found = path === undefined ? undefined : gen.files.find(path, q < 0 ? '' : target.slice(q + 1), req.headers.accept);
+        if (found) return await serveFile(req, res, found, gen.files, rate);
+      }
+    } catch (e) {
+      log(`error on ${method} ${target}: ${(e as Error).stack ?? String(e)}`);
+      if (!res.headersSent) res.writeHead(500, { ...CORS_HEADERS, ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ error: 'Internal error; the request was not processed.' }));
+      return;
+    }
+
+    // A stream learns that its client left through this signal; only function answers need one.
+    let controller: AbortController | undefined;
+    const signal = () => {
+      if (!controller) {
+        const c = (controller = new AbortController());
+        res.once('close', () => c.abort());
+      }
+      return controller.signal;
+    };
     // A batch counts each of its sub-requests too; the headers report the window after them.
     const capabilities: Capabilities = limiter ? { charge: (cost) => (rate = limiter.hit(key, cost)).allowed } : {};
     for (const [k, v] of Object.entries({ ...CORS_HEADERS, ...SECURITY_HEADERS })) res.setHeader(k, v);
-    let response: Response | 'pages';
+    let response: Routed;
     try {
-      const path = safePath(req.url ?? '/');
-      const headers = webHeaders(req);
-      response = path === undefined ? jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.') : await route(req, headers, path, controller.signal, rate, capabilities);
+      const path = safePath(target);
+      response = path === undefined ? jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.') : await route(gen, req, path, new URL(target, 'http://folio.local'), rate, capabilities, signal);
       if (response === 'pages') {
         res.setHeader('vary', 'Accept');
         res.setHeader('cache-control', 'no-store');
         await new Promise<void>((resolve) => {
           res.once('finish', resolve);
           res.once('close', resolve);
-          Promise.resolve(deps.pages(req, res)).catch((e: unknown) => {
+          Promise.resolve(gen.pages(req, res, undefined, { folioRoots: gen.roots })).catch((e: unknown) => {
             log(`404 page failed: ${String(e)}`);
             if (!res.headersSent) res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n');
           });
         });
         return;
       }
+      if ('file' in response) return await serveFile(req, res, response.file, gen.files, rate);
     } catch (e) {
-      log(`error on ${method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+      log(`error on ${method} ${target}: ${(e as Error).stack ?? String(e)}`);
       response = jsonError(500, 'Internal error; the request was not processed.');
     }
-    await finish(req, res, response, headOnly, rate);
+    await finish(req, res, response, method === 'HEAD', rate);
   };
 
   async function finish(req: IncomingMessage, res: ServerResponse, response: Response, headOnly: boolean, rate: RateDecision | undefined) {
@@ -117,10 +155,10 @@ export function createFrontServer(deps: FrontServerDeps) {
     const streaming = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
     const cacheable = response.status === 200 && (req.method === 'GET' || req.method === 'HEAD') && !streaming && !/no-store/.test(response.headers.get('cache-control') ?? '');
     if (!cacheable) return writeResponse(res, response, headOnly);
-    const body = new Uint8Array(await response.arrayBuffer());
-    const etag = response.headers.get('etag') ?? etagOf(body);
-    response.headers.set('etag', etag);
-    if (matchesIfNoneMatch(req.headers['if-none-match'] ?? null, etag)) {
+    const identity = new Uint8Array(await response.arrayBuffer());
+    if (!response.headers.has('etag')) response.headers.set('etag', etagOf(identity));
+    const body = compressAnswer(identity, response.headers, req.headers['accept-encoding']);
+    if (matchesIfNoneMatch(req.headers['if-none-match'] ?? null, response.headers.get('etag')!)) {
       const kept = new Headers();
       for (const name of [...RETAINED_304_HEADERS, ...(rate ? Object.keys(rateHeaders(rate)) : [])]) {
         const v = response.headers.get(name);

@@ -30,9 +30,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-export async function toWebRequest(req: IncomingMessage, headers: Headers, limit: number, signal: AbortSignal): Promise<Request> {
+export async function toWebRequest(req: IncomingMessage, headers: Headers, url: URL, limit: number, signal: AbortSignal): Promise<Request> {
   const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', 'http://folio.local');
   const body = BODYLESS.has(method) ? undefined : await readBody(req, limit);
   return new Request(url, { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined, signal });
 }

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { loadCore } from '../build/load-bundle.ts';
 import { DIST, ROOTS } from '../build/roots.ts';
 import type { Core } from '../core/index.ts';
@@ -14,13 +14,16 @@ let loaded: Promise<SiteRoot[]> | undefined;
 
 export function roots(): Promise<SiteRoot[]> {
   const dir = process.env.FOLIO_DIST_ROOT ?? process.cwd();
-  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(join(dir, DIST.bundle(r.name))) })));
+  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name))) })));
   return loaded;
 }
 
-/** The root a site path belongs to, and the path inside it. */
-export async function rootOf(pathname: string): Promise<{ root: SiteRoot; path: string }> {
-  const all = await roots();
+/**
+ * The root a site path belongs to, and the path inside it. A server passes the roots of the build
+ * it serves (pages rendered on demand must not read whichever build is live by then).
+ */
+export async function rootOf(pathname: string, served?: SiteRoot[]): Promise<{ root: SiteRoot; path: string }> {
+  const all = served ?? (await roots());
   const sandbox = all.find((r) => r.base && (pathname === r.base || pathname.startsWith(`${r.base}/`)));
   if (sandbox) return { root: sandbox, path: pathname.slice(sandbox.base.length) || '/' };
   return { root: all.find((r) => r.base === '')!, path: pathname };

@@ -1,30 +1,85 @@
-import { toJson, type Core } from '../../core/index.ts';
+import type { Core } from '../../core/index.ts';
 import { availableLanguages } from '../../core/availability.ts';
+import { LANGUAGE_CODES } from '../../core/languages.ts';
 import { markdownDocument } from '../../core/markdown-document.ts';
-import { PRODUCT_SLUG } from '../../core/site.ts';
+import { canonicalQuery, type QueryShape } from '../../core/params.ts';
 import { paths } from '../../core/urls.ts';
-import { apiFile, type Publisher } from './publisher.ts';
+import { ROUTES, type FunctionLayer, type Route } from '../../../functions/routes.ts';
+import type { Root } from '../../../functions/context.ts';
+import type { Publisher } from './publisher.ts';
 
-const none = new URLSearchParams();
+/** Headers an answer's file keeps in the manifest; the rest are the server's policies. */
+const OWN_HEADERS = new Set(['content-type', 'cache-control', 'vary', 'etag', 'content-length']);
+
+/** The values a route's path parameters take in a root. */
+function expand(route: Route, root: Root): Record<string, string>[] {
+  const { index } = root.core;
+  const names = route.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  if (names.length === 0) return [{}];
+  if (names.length > 1) throw new Error(`publishing ${route.path}: one path parameter at most`);
+  const values =
+    names[0] === 'lang'
+      ? LANGUAGE_CODES
+      : route.path.startsWith('/api/posts/')
+        ? index.catalog.posts.map((p) => p.slug)
+        : route.path.startsWith('/api/categories/')
+          ? [...index.terms.categories.keys()]
+          : route.path.startsWith('/api/tags/')
+            ? [...index.terms.tags.keys()]
+            : [];
+  return values.map((v) => ({ [names[0]!]: v })).filter((params) => !route.claims || route.claims(params, root));
+}
+
+const fill = (pattern: string, params: Record<string, string>) => pattern.replace(/:(\w+)/g, (_, name: string) => params[name]!);
+
+/** The queries of a shape that can answer 200: every language, with and without fallback, every page. */
+function* queries(shape: NonNullable<Route['query']>): Generator<URLSearchParams> {
+  if (shape === 'none') return yield new URLSearchParams();
+  for (const lang of LANGUAGE_CODES) {
+    yield new URLSearchParams({ lang });
+    if (shape !== 'lang') yield new URLSearchParams({ lang, fallback: 'en' });
+  }
+}
 
 /**
- * The canonical static answers (default query of each endpoint) and the Markdown twins,
- * produced by the same core functions the server calls, so the bytes are the same.
+ * Every answer that is a function of the path and the default per_page, written by dispatching the
+ * request through the same function layer the server runs (so the bytes are the server's), and
+ * the Markdown twins of the posts. Only 200 answers are published.
  */
-export async function emitStaticApi(core: Core, out: Publisher): Promise<void> {
-  const { base } = core.catalog;
-  const put = (path: string, body: unknown) => out.write(apiFile(`${base}${path}`), toJson(body));
-  await put('/api/posts', core.posts.list(none));
-  await put('/mcp/v1/posts', core.posts.list(none));
-  await put('/api/languages', core.languages());
-  await put('/api/site', core.site(none));
-  await put(`/api/products/${PRODUCT_SLUG}`, core.product());
-  for (const kind of ['categories', 'tags'] as const) {
-    await put(`/api/${kind}`, core.terms.list(kind, none));
-    for (const slug of core.index.terms[kind].keys()) await put(`/api/${kind}/${slug}`, core.terms.posts(kind, slug, none));
+export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher): Promise<void> {
+  const { base } = root.core.catalog;
+  const publish = async (path: string, query: string, shape: QueryShape): Promise<unknown> => {
+    const target = `${base}${path}${query ? `?${query}` : ''}`;
+    const response = await functions(new Request(`http://folio.local${target}`), `${base}${path}`);
+    if (!response || response.status !== 200) return undefined;
+    const body = await response.text();
+    const headers = Object.fromEntries([...response.headers].filter(([k]) => !OWN_HEADERS.has(k)));
+    await out.answer(
+      { path: `${base}${path}`, query, shape, type: response.headers.get('content-type')!, cacheControl: response.headers.get('cache-control')!, ...(Object.keys(headers).length ? { headers } : {}) },
+      body,
+    );
+    return response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : undefined;
+  };
+  await publish('/api', '', 'none');
+  for (const route of ROUTES) {
+    if (!route.query || (route.method ?? 'GET') !== 'GET') continue;
+    for (const params of expand(route, root)) {
+      const path = fill(route.path, params);
+      const seen = new Set<string>();
+      for (const q of queries(route.query)) {
+        for (let page = 1; ; page++) {
+          if (page > 1) q.set('page', String(page));
+          const query = canonicalQuery(route.query, q);
+          if (seen.has(query)) break;
+          seen.add(query);
+          const body = (await publish(path, query, route.query)) as { pagination?: { total_pages: number } } | undefined;
+          if (route.query !== 'list' || page >= (body?.pagination?.total_pages ?? 0)) break;
+        }
+      }
+    }
   }
+  const { core } = root;
   for (const post of core.catalog.posts) {
-    await put(`/api/posts/${post.slug}`, await core.posts.get(post.slug, none));
     for (const lang of availableLanguages(post, core.index.policy)) {
       const single = await core.posts.get(post.slug, new URLSearchParams({ lang }));
       await out.write(paths.markdown(core.catalog, post.slug, lang), markdownDocument(single));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** Strong validator from the bytes, so the same answer has the same ETag on every path that serves it. */
+/** The same validator as functions/etag.ts, synchronously (the front server hashes on its hot path). */
 export function etagOf(body: Uint8Array): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }

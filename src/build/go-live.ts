@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+/**
+ * Atomic publishing: a build is written into a fresh `builds/<id>` folder and goes live when the
+ * `current` link is switched to it by one rename, so readers see the old build or the new one,
+ * never a mix, and a failed build never touches what is live.
+ */
+export function newBuildId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').replace('.', '')}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The id of the live build (the folder `current` points to), or undefined before the first. */
+export async function liveBuild(out: string): Promise<string | undefined> {
+  try {
+    return basename(await readlink(join(out, 'current')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Points `current` at `builds/<id>`: a new link beside it, renamed over it. */
+export async function goLive(out: string, id: string): Promise<void> {
+  if (!existsSync(join(out, 'builds', id, 'manifest.json'))) throw new Error(`build ${id} is incomplete: no manifest`);
+  const temp = join(out, `.current-${randomBytes(4).toString('hex')}`);
+  await symlink(join('builds', id), temp);
+  await rename(temp, join(out, 'current'));
+}
+
+/** Builds kept besides the live one, so servers still finishing requests on them can. */
+export const KEEP_PREVIOUS = 2;
+
+/**
+ * Removes builds older than the live one and the KEEP_PREVIOUS before it, and folders of builds
+ * that never finished once they are an hour old (a build still running is younger).
+ */
+export async function removeOldBuilds(out: string): Promise<string[]> {
+  const dir = join(out, 'builds');
+  const live = await liveBuild(out);
+  const ids = (await readdir(dir).catch(() => [] as string[])).sort();
+  const complete = ids.filter((id) => existsSync(join(dir, id, 'manifest.json')));
+  const keep = new Set([...(live ? [live] : []), ...complete.filter((id) => !live || id <= live).slice(-(KEEP_PREVIOUS + 1))]);
+  const removed: string[] = [];
+  for (const id of ids) {
+    if (keep.has(id)) continue;
+    // A newer complete build that is not live yet is another build about to switch: leave it.
+    if (live && id > live && complete.includes(id)) continue;
+    if (!complete.includes(id)) {
+      const age = Date.now() - (await stat(join(dir, id))).mtimeMs;
+      if (age < 3_600_000) continue;
+    }
+    await rm(join(dir, id), { recursive: true, force: true });
+    removed.push(id);
+  }
+  return removed;
+}
+
+export async function prepareBuildDir(out: string, id: string): Promise<string> {
+  const dir = join(out, 'builds', id);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,59 @@
+import { cp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { createFunctions, ROUTES } from '../../functions/routes.ts';
+import type { Host, Root } from '../../functions/context.ts';
+import { readConfig } from '../server/config.ts';
+import { loadCore } from './load-bundle.ts';
+import { ROOTS, type BuildLayout } from './roots.ts';
+import { emitFeeds } from './emit/feeds.ts';
+import { emitSitemap } from './emit/sitemap.ts';
+import { emitStaticApi } from './emit/static-api.ts';
+import { emitSkills } from './emit/skills.ts';
+import { diskPublisher } from './emit/publisher.ts';
+import { writeManifest } from './write-manifest.ts';
+import type { Manifest } from '../publish/manifest.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+/**
+ * The last phase of a build, after Astro has written the pages: every answer that is a function of
+ * the path (API, discovery documents, Markdown twins, feeds, sitemaps, agent skills, media) as
+ * files beside the pages, then the manifest of all of them (DESIGN.md: publish, then serve by lookup).
+ */
+export async function publishBuild(layout: BuildLayout, build: string): Promise<Manifest> {
+  const { rateLimit, rateWindowSeconds, bodyLimit } = readConfig();
+  const roots: Root[] = await Promise.all(
+    ROOTS.map(async (r) => ({
+      name: r.name,
+      base: r.base,
+      core: await loadCore(layout.bundle(r.name)),
+      // Published answers sign nothing; the published key is the only one a document may print.
+      signingSecret: r.publishedSigningKey ?? '',
+      signingKeyPublished: r.publishedSigningKey !== undefined,
+    })),
+  );
+  const host: Host = {
+    roots,
+    assets: { fetch: async () => undefined },
+    hostname: hostname(),
+    version: pkg.version,
+    streams: { active: 0 },
+    mcpSessions: new Map(),
+    mcpAllowedOrigins: [],
+    answerCacheBytes: 0,
+    limits: { rateLimit, rateWindowSeconds, bodyLimit },
+  };
+  const functions = createFunctions(host);
+  const out = diskPublisher(layout.client);
+  for (const root of roots) {
+    await emitStaticApi(root, functions, out);
+    await emitFeeds(root.core, out);
+    await emitSitemap(root.core, out);
+    await emitSkills(root.core, out);
+    const media = join(layout.bundle(root.name), 'media');
+    if (existsSync(media)) await cp(media, join(layout.client, root.base, 'media'), { recursive: true });
+  }
+  const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
+  return writeManifest({ build, clientDir: layout.client, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest);
+}

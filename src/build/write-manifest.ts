@@ -1,0 +1,188 @@
+import { link, readdir, readFile, writeFile } from 'node:fs/promises';
+import { extname, join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { canonicalQuery } from '../core/params.ts';
+import { LANGUAGE_CODES } from '../core/languages.ts';
+import { availableLanguages } from '../core/availability.ts';
+import { paths } from '../core/urls.ts';
+import type { Core } from '../core/index.ts';
+import { CACHE_PUBLIC } from '../../functions/http.ts';
+import { etagOf } from '../server/policies/etag.ts';
+import { COMPRESS_MIN_BYTES, isCompressible, MANIFEST_VERSION, worthCompressing, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
+import type { PublishedAnswer } from './emit/publisher.ts';
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.pdf': 'application/pdf',
+  '.woff2': 'font/woff2',
+};
+
+const typeOf = (file: string) => (file.endsWith('/feed.xml') ? 'application/rss+xml; charset=utf-8' : TYPES[extname(file)] ?? 'application/octet-stream');
+
+/**
+ * Caching of the static files. Pages revalidate at once in browsers; every public read may be kept
+ * by shared caches and served stale while they refetch. Astro's hashed assets never change.
+ */
+export const CACHE_PAGE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+export const CACHE_MEDIA = 'public, max-age=3600, s-maxage=86400, stale-while-revalidate=86400';
+
+function cacheControlOf(sitePath: string, type: string): string {
+  if (sitePath.includes('/_astro/')) return CACHE_IMMUTABLE;
+  if (type.startsWith('text/html')) return CACHE_PAGE;
+  if (sitePath.includes('/media/') || /^(image|video|font)\//.test(type)) return CACHE_MEDIA;
+  return CACHE_PUBLIC;
+}
+
+/** Homes carry a trailing slash; every other page does not. */
+function pageKey(dir: string, base: string): string {
+  const inRoot = base && (dir === base || dir.startsWith(`${base}/`)) ? dir.slice(base.length) : dir;
+  const segs = inRoot.split('/').filter(Boolean);
+  const home = segs.length === 0 || (segs.length === 1 && LANGUAGE_CODES.includes(segs[0]!));
+  return home ? `${dir}/` : dir || '/';
+}
+
+export interface ManifestInput {
+  build: string;
+  clientDir: string;
+  answers: PublishedAnswer[];
+  cores: Core[];
+  limits: Manifest['limits'];
+  configDependent: string[];
+}
+
+/** Post URLs answer their page, the API's detail in their language, or the Markdown twin, by Accept. */
+function negotiate(out: Record<string, ManifestPath>, cores: Core[]): void {
+  for (const core of cores) {
+    const scope = core.catalog;
+    for (const post of scope.posts) {
+      for (const lang of availableLanguages(post, core.index.policy)) {
+        const page = paths.post(scope, post.slug, lang);
+        const html = out[page]?.answers[''];
+        const json = out[`${scope.base}/api/posts/${post.slug}`]?.answers[canonicalQuery('content', new URLSearchParams({ lang }))];
+        const markdown = out[paths.markdown(scope, post.slug, lang)]?.answers[''];
+        if (typeof html === 'number' && typeof json === 'number' && typeof markdown === 'number') {
+          out[page] = { query: 'none', offers: ['html', 'json', 'markdown'], answers: { '': { html, json, markdown } } };
+        }
+      }
+    }
+  }
+}
+
+/** Runs `work` over `items` with at most `n` at a time (compression runs on libuv's pool). */
+async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+/**
+ * Describes every published file (type, ETag, caching, precompressed br/gzip variants) and every
+ * URL that serves one, then writes the manifest beside the client folder.
+ */
+export async function writeManifest(input: ManifestInput, manifestFile: string): Promise<Manifest> {
+  const files: ManifestFile[] = [];
+  const byFile = new Map<string, number>();
+  const addFile = (file: string, type: string, cacheControl: string, headers?: Record<string, string>) => {
+    let i = byFile.get(file);
+    if (i === undefined) {
+      i = files.push({ file, type, etag: '', length: 0, cacheControl, ...(headers ? { headers } : {}) }) - 1;
+      byFile.set(file, i);
+    }
+    return i;
+  };
+  const pathsOut: Record<string, ManifestPath> = {};
+  const keyed = (path: string, query: ManifestPath['query']) => (pathsOut[path] ??= { query, answers: {} });
+
+  for (const a of input.answers) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
+  const bases = input.cores.map((c) => c.catalog.base).sort((a, b) => b.length - a.length);
+  const answerFiles = new Set(input.answers.map((a) => a.file));
+  for (const entry of await readdir(input.clientDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = `/${relative(input.clientDir, join(entry.parentPath, entry.name)).split(sep).join('/')}`;
+    if (answerFiles.has(file)) continue;
+    const type = typeOf(file);
+    const i = addFile(file, type, cacheControlOf(file, type));
+    if (file.endsWith('/index.html')) {
+      const dir = file.slice(0, -'/index.html'.length);
+      const key = pageKey(dir, bases.find((b) => b && (dir === b || dir.startsWith(`${b}/`))) ?? '');
+      const json = pathsOut[key]?.answers[''];
+      // A page at an answer's path (/api): the JSON stays the default, HTML when preferred.
+      if (typeof json === 'number') pathsOut[key] = { query: 'none', offers: ['json', 'html'], answers: { '': { json, html: i } } };
+      else keyed(key, 'none').answers[''] = i;
+    } else keyed(file, 'none').answers[''] = i;
+  }
+  negotiate(pathsOut, input.cores);
+
+  // Variants by ETag: the same bytes published under another name are linked, not compressed again.
+  const variants = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
+  await pool(files, 4, async (f) => {
+    const body = await readFile(join(input.clientDir, f.file));
+    f.length = body.byteLength;
+    f.etag = etagOf(body);
+    if (!isCompressible(f.type) || body.byteLength < COMPRESS_MIN_BYTES) return;
+    const first = variants.get(f.etag);
+    if (first) {
+      const made = await first;
+      for (const [ext, length] of [['br', made.br], ['gz', made.gzip]] as const) {
+        if (length !== undefined) await link(join(input.clientDir, `${made.file}.${ext}`), join(input.clientDir, `${f.file}.${ext}`));
+      }
+      if (made.br !== undefined) f.br = made.br;
+      if (made.gzip !== undefined) f.gzip = made.gzip;
+      return;
+    }
+    const making = (async () => {
+      const [br, gzipped] = await Promise.all([
+        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+        gz(body, { level: 9 }),
+      ]);
+      const made: { file: string; br?: number; gzip?: number } = { file: f.file };
+      if (worthCompressing(br.byteLength, body.byteLength)) {
+        await writeFile(join(input.clientDir, `${f.file}.br`), br);
+        made.br = br.byteLength;
+      }
+      if (worthCompressing(gzipped.byteLength, body.byteLength)) {
+        await writeFile(join(input.clientDir, `${f.file}.gz`), gzipped);
+        made.gzip = gzipped.byteLength;
+      }
+      return made;
+    })();
+    variants.set(f.etag, making);
+    const made = await making;
+    if (made.br !== undefined) f.br = made.br;
+    if (made.gzip !== undefined) f.gzip = made.gzip;
+  });
+
+  const manifest: Manifest = {
+    version: MANIFEST_VERSION,
+    build: input.build,
+    created: new Date().toISOString(),
+    limits: input.limits,
+    configDependent: input.configDependent,
+    files,
+    paths: pathsOut,
+  };
+  await writeFile(manifestFile, JSON.stringify(manifest));
+  return manifest;
+}

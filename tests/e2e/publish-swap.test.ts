@@ -1,0 +1,161 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import type { Manifest } from '../../src/publish/manifest.ts';
+
+/**
+ * Publishing while a server runs: a broken build changes nothing readers get; a good one goes
+ * live on every surface within 2 seconds, without a restart, and no answer mixes two builds.
+ */
+let dir: string;
+let out: string;
+let content: string;
+let server: RunningServer;
+
+function build(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['scripts/build.ts'], { env: { ...process.env, FOLIO_CONTENT: content, FOLIO_OUT: out }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+const manifestOf = async (): Promise<Manifest> => JSON.parse(await readFile(join(out, 'current', 'manifest.json'), 'utf8')) as Manifest;
+
+/** The identity ETags a build publishes for a request target. */
+function etagsOf(m: Manifest, target: string): Set<string> {
+  const [path, query = ''] = target.split('?');
+  const answer = m.paths[path!]?.answers[query];
+  const ids = answer === undefined ? [] : typeof answer === 'number' ? [answer] : Object.values(answer);
+  return new Set(ids.map((i) => m.files[i]!.etag));
+}
+
+const PUBLISHED = ['/', '/feed.xml', '/api/posts', '/api/posts?lang=es', '/api/posts/the-slow-web?lang=es', '/the-slow-web', '/sitemap.xml', '/llms.txt', '/es/'];
+const COMPUTED = ['/api/posts?per_page=50', '/api/search?q=web'];
+
+interface Seen {
+  target: string;
+  status: number;
+  etag: string | null;
+  body: string;
+}
+
+/** Readers asking for every target, over and over, until stopped. */
+function readers(url: string) {
+  const seen: Seen[] = [];
+  let running = true;
+  const loops = [...PUBLISHED, ...COMPUTED].map(async (target) => {
+    while (running) {
+      const r = await fetch(url + target, { headers: { 'accept-encoding': 'identity' } });
+      seen.push({ target, status: r.status, etag: r.headers.get('etag'), body: await r.text() });
+    }
+  });
+  return {
+    seen,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'folio-publish-'));
+  out = join(dir, 'dist');
+  content = join(dir, 'content');
+  await cp('content', content, { recursive: true });
+  // Astro's server code in a build imports packages: they must resolve from the output folder.
+  await symlink(resolve('node_modules'), join(dir, 'node_modules'));
+  const first = await build();
+  assert.equal(first.code, 0, first.output);
+  server = await startServer({ FOLIO_OUT: out, RATE_LIMIT: '0' });
+});
+
+after(async () => {
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('publishing while serving', () => {
+  test('a failed build exits 1, leaves the live build byte for byte, and readers never notice', async () => {
+    const link = await readlink(join(out, 'current'));
+    const manifest = await readFile(join(out, 'current', 'manifest.json'));
+    const buildsBefore = await readdir(join(out, 'builds'));
+    const loop = readers(server.url);
+    await new Promise((r) => setTimeout(r, 300));
+    const first = new Map(loop.seen.map((s) => [s.target, s.body]));
+    const post = join(content, 'posts', 'the-slow-web', 'en.md');
+    const good = await readFile(post, 'utf8');
+    await writeFile(post, good.replace(/^title: .*$/m, 'title: "unterminated'));
+    const failed = await build();
+    await writeFile(post, good);
+    await new Promise((r) => setTimeout(r, 600)); // longer than the server's look at the link
+    await loop.stop();
+    assert.equal(failed.code, 1, failed.output);
+    assert.match(failed.output, /the-slow-web[/\\]en\.md/, 'the error names the file');
+    assert.match(failed.output, /live build is unchanged/);
+    assert.equal(await readlink(join(out, 'current')), link);
+    assert.ok((await readFile(join(out, 'current', 'manifest.json'))).equals(manifest));
+    assert.deepEqual(await readdir(join(out, 'builds')), buildsBefore, 'the failed build left no folder');
+    assert.ok(loop.seen.length > 50, `${loop.seen.length} reads`);
+    for (const s of loop.seen) {
+      assert.ok(s.status < 500, `${s.target}: ${s.status}`);
+      if (PUBLISHED.includes(s.target)) assert.equal(s.body, first.get(s.target), s.target);
+    }
+  });
+
+  test('a good build with a new post is seen by every surface within 2 seconds, and no answer mixes builds', async () => {
+    const old = await manifestOf();
+    const loop = readers(server.url);
+    // The new essay: a copy of one (so its translations stay current), dated newest.
+    const fresh = join(content, 'posts', 'a-new-essay');
+    await cp(join(content, 'posts', 'the-slow-web'), fresh, { recursive: true });
+    const en = join(fresh, 'en.md');
+    await writeFile(en, (await readFile(en, 'utf8')).replace(/^date: .*$/m, 'date: 2026-11-20T08:00:00Z'));
+    const built = await build();
+    const published = Date.now();
+    assert.equal(built.code, 0, built.output);
+    const checks: [string, RequestInit, (text: string, status: number) => boolean][] = [
+      ['/api/posts', {}, (t) => (JSON.parse(t) as { data: { slug: string }[] }).data[0]?.slug === 'a-new-essay'],
+      ['/api/posts/a-new-essay?lang=es', {}, (_, status) => status === 200],
+      ['/a-new-essay', {}, (t, status) => status === 200 && t.includes('<html')],
+      ['/es/a-new-essay', { headers: { accept: 'application/json' } }, (t, status) => status === 200 && t.includes('"slug":"a-new-essay"')],
+      ['/', {}, (t) => t.includes('href="/a-new-essay"')],
+      ['/feed.xml', {}, (t) => t.includes('/a-new-essay</link>')],
+      ['/es/feed.xml', {}, (t) => t.includes('/es/a-new-essay</link>')],
+      ['/sitemap.xml', {}, (t) => t.includes('/a-new-essay</loc>')],
+      ['/llms.txt', {}, (t) => t.includes('/a-new-essay')],
+      ['/api/search?q=slow', {}, (t) => t.includes('"slug":"a-new-essay"')],
+      ['/graphql?query=%7Bpost(slug%3A%22a-new-essay%22)%7Bslug%7D%7D', {}, (t) => t.includes('"slug":"a-new-essay"')],
+    ];
+    const pending = new Set(checks.map((c) => c[0]));
+    while (pending.size > 0 && Date.now() - published < 5000) {
+      for (const [target, init, ok] of checks) {
+        if (!pending.has(target)) continue;
+        const r = await fetch(server.url + target, init);
+        if (ok(await r.text(), r.status)) pending.delete(target);
+      }
+    }
+    const took = Date.now() - published;
+    await new Promise((r) => setTimeout(r, 200));
+    await loop.stop();
+    assert.deepEqual([...pending], [], 'every surface shows the new post');
+    assert.ok(took <= 2000, `seen everywhere ${took} ms after the build finished`);
+    const now = await manifestOf();
+    assert.notEqual(now.build, old.build);
+    for (const s of loop.seen) {
+      assert.ok(s.status < 500, `${s.target}: ${s.status}`);
+      if (!PUBLISHED.includes(s.target)) continue;
+      // Each answer is one build's published bytes, old or new, never a mix or a stray.
+      assert.ok(etagsOf(old, s.target).has(s.etag!) || etagsOf(now, s.target).has(s.etag!), `${s.target} answered ${s.etag}`);
+    }
+    assert.ok(loop.seen.some((s) => s.target === '/api/posts' && etagsOf(now, '/api/posts').has(s.etag!)), 'readers saw the new build');
+    assert.match(server.output(), new RegExp(`now serving build ${now.build}`));
+  });
+});

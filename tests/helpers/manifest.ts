@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DIST } from '../../src/build/roots.ts';
+import type { Manifest, ManifestFile, Offer } from '../../src/publish/manifest.ts';
+import { FORMATS } from '../../src/core/formats.ts';
+
+/** The live build's manifest. */
+export async function liveManifest(dir = DIST.dir): Promise<Manifest> {
+  return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+}
+
+export interface PublishedRequest {
+  /** Path and query, as a client sends them. */
+  target: string;
+  accept?: string;
+  file: ManifestFile;
+}
+
+/** Every request the manifest answers with a file (a negotiated URL once per offer). */
+export function publishedRequests(manifest: Manifest): PublishedRequest[] {
+  const out: PublishedRequest[] = [];
+  for (const [path, entry] of Object.entries(manifest.paths)) {
+    for (const [query, answer] of Object.entries(entry.answers)) {
+      const target = query ? `${path}?${query}` : path;
+      if (typeof answer === 'number') out.push({ target, file: manifest.files[answer]! });
+      else for (const [offer, i] of Object.entries(answer)) out.push({ target, accept: FORMATS[offer as Offer].mediaType, file: manifest.files[i]! });
+    }
+  }
+  return out;
+}

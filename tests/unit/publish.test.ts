@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { goLive, liveBuild, newBuildId, removeOldBuilds } from '../../src/build/go-live.ts';
+import { answerFile } from '../../src/build/emit/publisher.ts';
+import { canonicalQuery } from '../../src/core/params.ts';
+import { chooseEncoding, encodedEtag } from '../../src/server/encoding.ts';
+import { routeIndex } from '../../functions/route-index.ts';
+import { etagOf as webEtag } from '../../functions/etag.ts';
+import { etagOf as nodeEtag } from '../../src/server/policies/etag.ts';
+
+const q = (s: string) => new URLSearchParams(s);
+
+test('canonical queries: defaults dropped, fixed order, language matched, only the shape\'s parameters', () => {
+  assert.equal(canonicalQuery('list', q('')), '');
+  assert.equal(canonicalQuery('list', q('page=1&per_page=10&lang=en')), '');
+  assert.equal(canonicalQuery('list', q('per_page=20&page=2&fallback=en&lang=PT-BR&x=1')), 'lang=pt-br&fallback=en&page=2&per_page=20');
+  assert.equal(canonicalQuery('content', q('lang=fr&page=3')), 'lang=fr', 'detail ignores paging');
+  assert.equal(canonicalQuery('lang', q('lang=fr&fallback=nope')), 'lang=fr', 'a lang-only answer ignores fallback');
+  assert.equal(canonicalQuery('none', q('lang=xx')), '');
+  for (const bad of ['page=01', 'page=0', 'per_page=101', 'lang=xx', 'fallback=fr']) assert.throws(() => canonicalQuery('list', q(bad)), bad);
+});
+
+test('answer files: the path when it names a file, index.<ext> otherwise, the query under _query/', () => {
+  const json = 'application/json; charset=utf-8';
+  assert.equal(answerFile('/api/posts', '', json), '/api/posts/index.json');
+  assert.equal(answerFile('/api/posts', 'lang=fr&page=2', json), '/api/posts/_query/lang=fr&page=2.json');
+  assert.equal(answerFile('/openapi.json', '', json), '/openapi.json');
+  assert.equal(answerFile('/mcp/docs', '', 'text/markdown; charset=utf-8'), '/mcp/docs/index.md');
+  assert.equal(answerFile('/.well-known/api-catalog', '', 'application/linkset+json; profile="x"'), '/.well-known/api-catalog/index.json');
+});
+
+test('content coding: brotli first, q-values and * honoured, only what exists', () => {
+  const both = { br: true, gzip: true };
+  assert.equal(chooseEncoding(undefined, both), 'identity');
+  assert.equal(chooseEncoding('gzip, deflate, br', both), 'br');
+  assert.equal(chooseEncoding('gzip, deflate, br', { br: false, gzip: true }), 'gzip');
+  assert.equal(chooseEncoding('br;q=0.1, gzip', both), 'gzip');
+  assert.equal(chooseEncoding('br;q=0, gzip;q=0', both), 'identity');
+  assert.equal(chooseEncoding('*;q=0.5', both), 'br');
+  assert.equal(chooseEncoding('identity', both), 'identity');
+  assert.equal(encodedEtag('"abc"', 'br'), '"abc-br"');
+  assert.equal(encodedEtag('"abc"', 'gzip'), '"abc-gz"');
+});
+
+test('the Web and Node ETags of the same bytes agree', async () => {
+  for (const text of ['', 'x', '{"a":1}', 'é'.repeat(1000)]) {
+    const bytes = new TextEncoder().encode(text);
+    assert.equal(await webEtag(bytes), nodeEtag(bytes));
+  }
+});
+
+test('the route index tries only fitting patterns and keeps table order', () => {
+  const routes = [{ path: '/api/posts' }, { path: '/api/posts/:slug' }, { path: '/en/*rest' }, { path: '/:slug' }, { path: '/:lang/:slug' }, { path: '/:lang/llms.txt' }];
+  const index = routeIndex(routes);
+  const paths = (p: string) => index.match(p, () => true).map((m) => `${m.route.path} ${JSON.stringify(m.params)}`);
+  assert.deepEqual(paths('/api/posts'), ['/api/posts {}', '/:lang/:slug {"lang":"api","slug":"posts"}']);
+  assert.deepEqual(paths('/api/posts/x'), ['/api/posts/:slug {"slug":"x"}']);
+  assert.deepEqual(paths('/en/a/b/c'), ['/en/*rest {"rest":"a/b/c"}']);
+  assert.deepEqual(paths('/fr/llms.txt'), ['/:lang/:slug {"lang":"fr","slug":"llms.txt"}', '/:lang/llms.txt {"lang":"fr"}']);
+  assert.deepEqual(paths(`/${'a/'.repeat(50)}`), []);
+  assert.deepEqual(paths('/x'), ['/:slug {"slug":"x"}']);
+});
+
+test('builds go live by one switch; old and unfinished builds are removed, the newest kept', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'folio-builds-'));
+  try {
+    const ids = ['20260101T000000000Z-a', '20260102T000000000Z-b', '20260103T000000000Z-c', '20260104T000000000Z-d', '20260105T000000000Z-e'];
+    for (const id of ids) {
+      await mkdir(join(out, 'builds', id), { recursive: true });
+      await writeFile(join(out, 'builds', id, 'manifest.json'), '{}');
+    }
+    const crashed = join(out, 'builds', '20251231T000000000Z-x');
+    await mkdir(crashed);
+    await utimes(crashed, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
+    const running = join(out, 'builds', newBuildId());
+    await mkdir(running);
+    await assert.rejects(goLive(out, running.split('/').pop()!), /incomplete/);
+    await goLive(out, ids[3]!);
+    assert.equal(await liveBuild(out), ids[3]);
+    const removed = await removeOldBuilds(out);
+    assert.deepEqual(removed.sort(), ['20251231T000000000Z-x', ids[0]].sort());
+    assert.deepEqual((await readdir(join(out, 'builds'))).sort(), [ids[1], ids[2], ids[3], ids[4], running.split('/').pop()].sort());
+    await goLive(out, ids[4]!);
+    await removeOldBuilds(out);
+    assert.deepEqual((await readdir(join(out, 'builds'))).filter((d) => d.startsWith('2026010')).sort(), [ids[2], ids[3], ids[4]]);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
