@@ -170,8 +170,9 @@ interface Answer {
   body: Buffer;
   headers: Headers;
 }
+/** Without Accept-Encoding, as wrk asks: the identity bytes. */
 async function get(url: string): Promise<Answer> {
-  const r = await fetch(url);
+  const r = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
   return { status: r.status, body: Buffer.from(await r.arrayBuffer()), headers: r.headers };
 }
 async function getJson(url: string): Promise<Record<string, unknown>> {
@@ -192,7 +193,8 @@ const available = (Array.isArray(first.translations_available) ? first.translati
 const lang = available.includes('fr') ? 'fr' : (available[0] ?? 'en');
 const inLang = (await getJson(`${FOLIO}/api/posts?lang=${lang}`)).pagination as { total?: number; per_page?: number } | undefined;
 const listPage = (inLang?.total ?? 0) > (inLang?.per_page ?? 10) ? 2 : 1;
-const listQuery = `lang=${lang}&page=${listPage}`;
+// The canonical query names the file (src/core/params.ts: page 1 is the default, left out).
+const listQuery = listPage > 1 ? `lang=${lang}&page=${listPage}` : `lang=${lang}`;
 
 interface Target {
   label: string;

@@ -11,6 +11,7 @@ import { CACHE_PUBLIC } from '../../functions/http.ts';
 import { etagOf } from '../server/policies/etag.ts';
 import { COMPRESS_MIN_BYTES, isCompressible, MANIFEST_VERSION, worthCompressing, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
+import { NOT_FOUND_SEGMENT } from '../site/page-specs.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -113,6 +114,7 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     return i;
   };
   const pathsOut: Record<string, ManifestPath> = {};
+  const notFound: Record<string, number> = {};
   const keyed = (path: string, query: ManifestPath['query']) => (pathsOut[path] ??= { query, answers: {} });
 
   for (const a of input.answers) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
@@ -123,6 +125,10 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     const file = `/${relative(input.clientDir, join(entry.parentPath, entry.name)).split(sep).join('/')}`;
     if (answerFiles.has(file)) continue;
     const type = typeOf(file);
+    if (file.endsWith(`/${NOT_FOUND_SEGMENT}/index.html`)) {
+      notFound[file.slice(0, -`/${NOT_FOUND_SEGMENT}/index.html`.length)] = addFile(file, type, 'no-store');
+      continue;
+    }
     const i = addFile(file, type, cacheControlOf(file, type));
     if (file.endsWith('/index.html')) {
       const dir = file.slice(0, -'/index.html'.length);
@@ -182,6 +188,7 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     configDependent: input.configDependent,
     files,
     paths: pathsOut,
+    notFound,
   };
   await writeFile(manifestFile, JSON.stringify(manifest));
   return manifest;

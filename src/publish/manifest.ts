@@ -44,6 +44,11 @@ export interface Manifest {
   configDependent: string[];
   files: ManifestFile[];
   paths: Record<string, ManifestPath>;
+  /**
+   * The not-found page (answered with 404) by root and language prefix ('', '/fr', '/sandbox/fr'):
+   * what an unknown page path gets. Not served at a path of its own.
+   */
+  notFound: Record<string, number>;
 }
 
 /** Types worth compressing: text and the structured text formats. */

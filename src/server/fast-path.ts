@@ -68,16 +68,16 @@ export function serveFile(req: IncomingMessage, res: ServerResponse, found: Foun
   const prepared = headersFor(file, encoding, found.negotiated);
   const limited = rate && isJson(file.type);
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined && matchesIfNoneMatch(inm, encodedEtag(file.etag, encoding))) {
+  if (inm !== undefined && found.status === undefined && matchesIfNoneMatch(inm, encodedEtag(file.etag, encoding))) {
     res.writeHead(304, limited ? { ...prepared.notModified, ...rateHeaders(rate) } : prepared.notModified);
     res.end();
     return;
   }
   let headers = limited ? { ...prepared.ok, ...rateHeaders(rate) } : prepared.ok;
-  let status = 200;
+  let status: number = found.status ?? 200;
   let range: [number, number] | undefined;
   const rangeHeader = req.headers.range;
-  if (rangeHeader !== undefined && rangeable(file) && (req.headers['if-range'] === undefined || req.headers['if-range'] === file.etag)) {
+  if (rangeHeader !== undefined && status === 200 && rangeable(file) && (req.headers['if-range'] === undefined || req.headers['if-range'] === file.etag)) {
     const r = parseRange(rangeHeader, file.length);
     if (r === null) {
       res.writeHead(416, { ...POLICY_HEADERS, 'content-range': `bytes */${file.length}`, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });

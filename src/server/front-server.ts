@@ -88,8 +88,11 @@ export function createFrontServer(deps: FrontServerDeps) {
     if (found) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
     const canonical = canonicalPage(gen, path);
     if (canonical) return new Response(null, { status: 301, headers: { location: `${canonical}${url.search}` } });
-    // API paths never get here: the function layer answers their 404 as JSON.
-    return 'pages';
+    // API paths never get here: the function layer answers their 404 as JSON. A post URL whose
+    // translation is unavailable (a function route claimed it) gets its page rendered; any other
+    // path, the published not-found page of its language.
+    const notFound = gen.functions.owns(path) ? undefined : gen.files.notFound(path);
+    return notFound ? { file: { file: notFound, negotiated: false, status: 404 } } : 'pages';
   }
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -11,6 +11,8 @@ const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz', identity: '' 
 
 export interface Found {
   file: ManifestFile;
+  /** 200 unless it is the not-found page. */
+  status?: 404;
   /** The URL negotiates by Accept (its answers vary with it). */
   negotiated: boolean;
 }
@@ -58,7 +60,15 @@ export function publishedFiles(manifest: Manifest, clientDir: string, cacheBytes
       const file = i === undefined ? undefined : manifest.files[i];
       return file?.type.startsWith('text/html') ? file : undefined;
     },
-    has: (path: string) => paths.has(path),
+    /** The published not-found page for an unknown page path: its root's, in its language. */
+    notFound(path: string): ManifestFile | undefined {
+      const [first, second] = path.split('/').filter(Boolean);
+      for (const prefix of [`/${first}/${second}`, `/${first}`, '']) {
+        const i = manifest.notFound[prefix];
+        if (i !== undefined) return manifest.files[i];
+      }
+      return undefined;
+    },
     /** The bytes of a file in an encoding: from memory when cached, else read once and kept. */
     body(file: ManifestFile, encoding: Encoding): Uint8Array | Promise<Uint8Array> {
       const name = file.file + SUFFIX[encoding];

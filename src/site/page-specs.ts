@@ -1,5 +1,5 @@
 import { availableLanguages } from '../core/availability.ts';
-import { DEFAULT_LANGUAGE } from '../core/languages.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../core/languages.ts';
 import type { TaxonomyKind } from '../core/catalog-index.ts';
 import { isAvailable } from '../core/availability.ts';
 import type { SiteRoot } from './data.ts';
@@ -12,7 +12,12 @@ export type PageSpec =
   | { kind: 'post'; lang: string; slug: string }
   | { kind: 'term'; taxonomy: TaxonomyKind; lang: string; slug: string; page: number }
   | { kind: 'search'; lang: string }
-  | { kind: 'api' };
+  | { kind: 'api' }
+  /** The language's not-found page, published for the server to answer unknown paths with (status 404). */
+  | { kind: 'not-found'; lang: string };
+
+/** Where the not-found pages are published: `_` never starts a slug, so no page can live there. */
+export const NOT_FOUND_SEGMENT = '_not-found';
 
 const TERM_SEGMENT: Record<TaxonomyKind, string> = { categories: 'category', tags: 'tag' };
 
@@ -31,6 +36,8 @@ export function pathOf(spec: PageSpec): string {
       return [...prefix(spec.lang), 'search'].join('/');
     case 'api':
       return 'api';
+    case 'not-found':
+      return [...prefix(spec.lang), NOT_FOUND_SEGMENT].join('/');
   }
 }
 
@@ -38,7 +45,7 @@ const pageCount = (n: number) => Math.max(1, Math.ceil(n / PAGE_SIZE));
 
 export function pageSpecs(root: SiteRoot): PageSpec[] {
   const { index } = root.core;
-  const specs: PageSpec[] = [{ kind: 'api' }];
+  const specs: PageSpec[] = [{ kind: 'api' }, ...LANGUAGE_CODES.map((lang) => ({ kind: 'not-found' as const, lang }))];
   for (const lang of index.languagesWithPosts) {
     const count = index.catalog.posts.filter((p) => isAvailable(p, lang, index.policy)).length;
     for (let page = 1; page <= pageCount(count); page++) specs.push({ kind: 'home', lang, page });

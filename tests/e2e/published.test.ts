@@ -196,6 +196,20 @@ describe('the fast path', () => {
     assert.notEqual(page.headers.get('etag'), json.headers.get('etag'));
   });
 
+  test('an unknown page path gets its language\'s published not-found page, 404 and never 304', async () => {
+    const manifest = await liveManifest();
+    for (const [path, prefix, lang] of [['/nope', '', 'en'], ['/fr/nope/deeper', '/fr', 'fr'], ['/sandbox/ja/x', '/sandbox/ja', 'ja'], ['/_not-found', '', 'en']] as const) {
+      const r = await fetch(served.url + path, { headers: IDENTITY });
+      assert.equal(r.status, 404, path);
+      assert.equal(r.headers.get('cache-control'), 'no-store');
+      const body = await r.text();
+      assert.match(body, new RegExp(`<html lang="${lang}"`), path);
+      assert.equal(body, await readFile(join(DIST.client, manifest.files[manifest.notFound[prefix]!]!.file), 'utf8'), path);
+      const again = await fetch(served.url + path, { headers: { ...IDENTITY, 'if-none-match': r.headers.get('etag') ?? '*' } });
+      assert.equal(again.status, 404, 'a missing page is never "not modified"');
+    }
+  });
+
   test('only published answers are served: no variants, internals, server code or manifest by their file names', async () => {
     for (const path of ['/api/posts/index.json.br', '/api/posts/_query/lang=fr.json', '/feed.xml.gz', '/manifest.json', '/site/server/entry.mjs', '/bundle/main/catalog.json', '/builds', '/current/manifest.json', '/the-slow-web/index.html.br']) {
       const r = await fetch(served.url + path);
