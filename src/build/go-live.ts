@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 /**
@@ -24,6 +24,8 @@ export async function liveBuild(out: string): Promise<string | undefined> {
 /** Points `current` at `builds/<id>`: a new link beside it, renamed over it. */
 export async function goLive(out: string, id: string): Promise<void> {
   if (!existsSync(join(out, 'builds', id, 'manifest.json'))) throw new Error(`build ${id} is incomplete: no manifest`);
+  const current = await lstat(join(out, 'current')).catch(() => undefined);
+  if (current && !current.isSymbolicLink()) throw new Error(`${join(out, 'current')} is not a link (left by something else): move it away`);
   const temp = join(out, `.current-${randomBytes(4).toString('hex')}`);
   await symlink(join('builds', id), temp);
   await rename(temp, join(out, 'current'));

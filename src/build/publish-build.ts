@@ -46,6 +46,7 @@ export async function publishBuild(layout: BuildLayout, build: string): Promise<
   };
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client);
+  const t = performance.now();
   for (const root of roots) {
     await emitStaticApi(root, functions, out);
     await emitFeeds(root.core, out);
@@ -54,6 +55,8 @@ export async function publishBuild(layout: BuildLayout, build: string): Promise<
     const media = join(layout.bundle(root.name), 'media');
     if (existsSync(media)) await cp(media, join(layout.client, root.base, 'media'), { recursive: true });
   }
+  await out.files.flush();
+  if (process.env.FOLIO_BUILD_TIMES) console.log(`publish: answers and files ${Math.round(performance.now() - t)} ms`);
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
-  return writeManifest({ build, clientDir: layout.client, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest);
+  return writeManifest({ build, clientDir: layout.client, written: out.files, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest);
 }

@@ -1,20 +1,16 @@
-import { link, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import type { variantWriter } from './file-variants.ts';
 import { extname, join, relative, sep } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import { canonicalQuery } from '../core/params.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { availableLanguages } from '../core/availability.ts';
 import { paths } from '../core/urls.ts';
 import type { Core } from '../core/index.ts';
 import { CACHE_PUBLIC } from '../../functions/http.ts';
-import { etagOf } from '../server/policies/etag.ts';
-import { COMPRESS_MIN_BYTES, isCompressible, MANIFEST_VERSION, worthCompressing, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
+import { isCompressible, MANIFEST_VERSION, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
 import { NOT_FOUND_SEGMENT } from '../site/page-specs.ts';
 
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -70,6 +66,8 @@ export interface ManifestInput {
   cores: Core[];
   limits: Manifest['limits'];
   configDependent: string[];
+  /** The files written so far with their facts; the manifest adds the rest. */
+  written: ReturnType<typeof variantWriter>;
 }
 
 /** Post URLs answer their page, the API's detail in their language, or the Markdown twin, by Accept. */
@@ -88,14 +86,6 @@ function negotiate(out: Record<string, ManifestPath>, cores: Core[]): void {
       }
     }
   }
-}
-
-/** Runs `work` over `items` with at most `n` at a time (compression runs on libuv's pool). */
-async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
 }
 
 /**
@@ -120,10 +110,13 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   for (const a of input.answers) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
   const bases = input.cores.map((c) => c.catalog.base).sort((a, b) => b.length - a.length);
   const answerFiles = new Set(input.answers.map((a) => a.file));
-  for (const entry of await readdir(input.clientDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = `/${relative(input.clientDir, join(entry.parentPath, entry.name)).split(sep).join('/')}`;
-    if (answerFiles.has(file)) continue;
+  const walked = (await readdir(input.clientDir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => `/${relative(input.clientDir, join(e.parentPath, e.name)).split(sep).join('/')}`);
+  const all = new Set(walked);
+  for (const file of walked) {
+    // Precompressed variants are described with the file they encode, never served by name.
+    if (answerFiles.has(file) || (/\.(br|gz)$/.test(file) && all.has(file.slice(0, -3)))) continue;
     const type = typeOf(file);
     if (file.endsWith(`/${NOT_FOUND_SEGMENT}/index.html`)) {
       notFound[file.slice(0, -`/${NOT_FOUND_SEGMENT}/index.html`.length)] = addFile(file, type, 'no-store');
@@ -141,44 +134,12 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   }
   negotiate(pathsOut, input.cores);
 
-  // Variants by ETag: the same bytes published under another name are linked, not compressed again.
-  const variants = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
-  await pool(files, 4, async (f) => {
-    const body = await readFile(join(input.clientDir, f.file));
-    f.length = body.byteLength;
-    f.etag = etagOf(body);
-    if (!isCompressible(f.type) || body.byteLength < COMPRESS_MIN_BYTES) return;
-    const first = variants.get(f.etag);
-    if (first) {
-      const made = await first;
-      for (const [ext, length] of [['br', made.br], ['gz', made.gzip]] as const) {
-        if (length !== undefined) await link(join(input.clientDir, `${made.file}.${ext}`), join(input.clientDir, `${f.file}.${ext}`));
-      }
-      if (made.br !== undefined) f.br = made.br;
-      if (made.gzip !== undefined) f.gzip = made.gzip;
-      return;
-    }
-    const making = (async () => {
-      const [br, gzipped] = await Promise.all([
-        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
-        gz(body, { level: 9 }),
-      ]);
-      const made: { file: string; br?: number; gzip?: number } = { file: f.file };
-      if (worthCompressing(br.byteLength, body.byteLength)) {
-        await writeFile(join(input.clientDir, `${f.file}.br`), br);
-        made.br = br.byteLength;
-      }
-      if (worthCompressing(gzipped.byteLength, body.byteLength)) {
-        await writeFile(join(input.clientDir, `${f.file}.gz`), gzipped);
-        made.gzip = gzipped.byteLength;
-      }
-      return made;
-    })();
-    variants.set(f.etag, making);
-    const made = await making;
-    if (made.br !== undefined) f.br = made.br;
-    if (made.gzip !== undefined) f.gzip = made.gzip;
-  });
+  // Files the build's other steps wrote (Astro's pages and assets, media): read once for their facts.
+  for (const f of files) {
+    if (!input.written.facts.has(f.file)) await input.written.add(f.file, () => readFile(join(input.clientDir, f.file)), isCompressible(f.type), true);
+  }
+  await input.written.flush();
+  for (const f of files) Object.assign(f, input.written.facts.get(f.file));
 
   const manifest: Manifest = {
     version: MANIFEST_VERSION,

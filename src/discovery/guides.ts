@@ -62,7 +62,8 @@ Every surface answers from the same core, so the same request gives the same obj
 - Request bodies up to ${limits.bodyLimit} bytes.
 - Errors are JSON \`{error}\` with a message that names the parameter; GraphQL errors carry \`extensions.code\`; MCP tool errors are results with \`isError: true\`.
 - Send no \`Authorization\` header: any bearer token is refused with 401 (see ${u('/auth.md')}).
-- Use \`If-None-Match\` with the \`ETag\` you got: unchanged answers are 304.
+- Use \`If-None-Match\` with the \`ETag\` you got: unchanged answers are 304. Answers may be cached a minute (\`Cache-Control: public, max-age=60\`); send \`Accept-Encoding: br\` or \`gzip\` for compressed bodies.
+- Every answer that depends only on its URL (lists in every language and page at the default \`per_page\`, details, taxonomies, site, documents) is also a static file, listed as \`x-published\` in ${u('/openapi.json')}: \`/api/posts?lang=fr&page=2\` is ${u('/api/posts/_query/lang=fr&page=2.json')} (query parameters in the order lang, fallback, page, per_page, defaults left out).
 
 ## Verifying stream events
 

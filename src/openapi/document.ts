@@ -1,5 +1,7 @@
 import type { Core } from '../core/index.ts';
 import { absolute } from '../core/urls.ts';
+import type { QueryShape } from '../core/params.ts';
+import { answerFile } from '../publish/answer-file.ts';
 import * as resources from '../schemas/resources.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { OPERATIONS, type Operation, type Reply } from './operations.ts';
@@ -15,7 +17,30 @@ export interface RouteLike {
   path: string;
   summary: string;
   hidden?: boolean;
+  /** The answer is published as a file keyed by these query parameters (functions/routes.ts). */
+  query?: QueryShape;
 }
+
+/** What each query shape reads, in the canonical order that names published files. */
+const SHAPE_PARAMETERS: Record<QueryShape, string> = {
+  none: 'none (any query string is ignored)',
+  lang: 'lang',
+  content: 'lang, fallback',
+  list: 'lang, fallback, page, per_page',
+};
+
+/** Where a static host finds a published answer (`x-published` on its operation). */
+function published(route: RouteLike, type: string): Schema | undefined {
+  if (!route.query) return undefined;
+  const path = openApiPath(route.path);
+  return {
+    file: answerFile(path, '', type),
+    ...(route.query === 'none' ? {} : { 'file-for-query': answerFile(path, '{canonical query}', type), 'canonical-query': `${SHAPE_PARAMETERS[route.query]}: in this order, defaults left out (lang=en, page=1, per_page=10), lang lower-case; every page of per_page=10 is published` }),
+  };
+}
+
+/** Validators and caching on every cacheable answer. */
+const CACHE_HEADERS = ['ETag', 'Cache-Control', 'Vary'];
 
 export const SCHEMAS: Record<string, Schema> = {
   PostSummary: resources.postSummary,
@@ -62,12 +87,12 @@ export const openApiPath = (routePath: string) => routePath.replace(/:(\w+)/g, '
 
 const ref = (schema: string | Schema): Schema => (typeof schema === 'string' ? { $ref: `#/components/schemas/${schema}` } : schema);
 
-function reply(r: Reply, json: boolean, example: unknown): Schema {
+function reply(r: Reply, json: boolean, example: unknown, cacheable: boolean): Schema {
   const type = r.type ?? 'application/json';
   const content: Record<string, Schema> = {};
   if (r.schema) content[type] = { schema: ref(r.schema), ...(example !== undefined && type === 'application/json' ? { example } : {}) };
   for (const [media, schema] of Object.entries(r.also ?? {})) content[media] = { schema: ref(schema) };
-  const headers = [...(json && type === 'application/json' ? RATE_HEADERS : []), ...(r.headers ?? [])];
+  const headers = [...(json && type === 'application/json' ? RATE_HEADERS : []), ...(cacheable ? CACHE_HEADERS : []), ...(r.headers ?? [])];
   return {
     description: r.description,
     ...(Object.keys(content).length ? { content } : {}),
@@ -75,11 +100,13 @@ function reply(r: Reply, json: boolean, example: unknown): Schema {
   };
 }
 
-function operation(key: string, op: Operation, summary: string, examples: Record<string, unknown>): Schema {
+function operation(key: string, op: Operation, summary: string, examples: Record<string, unknown>, route?: RouteLike): Schema {
   const [method] = key.split(' ');
   const responses: Record<string, Schema> = {};
-  for (const [status, r] of Object.entries(op.replies)) responses[status] = reply(r, op.json === true, status === '200' ? examples[key] : undefined);
-  if (method === 'GET' && op.replies[200]?.type !== 'text/event-stream') responses['304'] = { description: 'Not modified (If-None-Match matched the ETag)' };
+  const cacheable = method === 'GET' && op.replies[200]?.type !== 'text/event-stream';
+  for (const [status, r] of Object.entries(op.replies)) responses[status] = reply(r, op.json === true, status === '200' ? examples[key] : undefined, cacheable && status === '200');
+  if (cacheable) responses['304'] = { description: 'Not modified (If-None-Match matched the ETag)', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
+  const file = route && published(route, op.replies[200]?.type ?? 'application/json');
   responses['401'] = { $ref: '#/components/responses/BearerRejected' };
   if (method === 'POST') responses['413'] = { $ref: '#/components/responses/TooLarge' };
   responses['429'] = { $ref: '#/components/responses/RateLimited' };
@@ -89,6 +116,7 @@ function operation(key: string, op: Operation, summary: string, examples: Record
     ...(op.description ? { description: op.description } : {}),
     operationId: key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, ''),
     ...(op.parameters ? { parameters: op.parameters.map((p) => ({ $ref: `#/components/parameters/${p}` })) } : {}),
+    ...(file ? { 'x-published': file } : {}),
     ...(op.body
       ? { requestBody: { required: op.body.required ?? true, description: op.body.description, content: { [op.body.type ?? 'application/json']: { schema: ref(op.body.schema), ...(op.body.example ? { example: op.body.example } : {}) } } } }
       : {}),
@@ -129,7 +157,7 @@ export async function openApiDocument(core: Core, routes: readonly RouteLike[], 
       throw new Error(`OpenAPI: route ${key} has no entry in src/openapi/operations.ts`);
     }
     seen.add(key);
-    (paths[openApiPath(route.path)] ??= {})[(route.method ?? 'GET').toLowerCase()] = operation(key, op, route.summary, examples);
+    (paths[openApiPath(route.path)] ??= {})[(route.method ?? 'GET').toLowerCase()] = operation(key, op, route.summary, examples, route);
   }
   for (const [key, op] of Object.entries(operations)) {
     if (seen.has(key) || !op.static) continue;
@@ -142,7 +170,7 @@ export async function openApiDocument(core: Core, routes: readonly RouteLike[], 
     info: {
       title: `${site.name} API`,
       version,
-      description: `${site.description}\n\nRead-only content in 14 languages, public (no key). Every JSON body under /api/ carries attribution: ${site.attribution}\n\nErrors are {error}; an unsupported lang adds supported_languages; an unavailable translation answers the translation-unavailable body with fallback_url. Unknown API paths are 404 {"error": "Not found"}; a wrong method is 405 with Allow; bad percent-encoding or a dot segment in a path is 400.`,
+      description: `${site.description}\n\nRead-only content in 14 languages, public (no key). Every JSON body under /api/ carries attribution: ${site.attribution}\n\nErrors are {error}; an unsupported lang adds supported_languages; an unavailable translation answers the translation-unavailable body with fallback_url. Unknown API paths are 404 {"error": "Not found"}; a wrong method is 405 with Allow; bad percent-encoding or a dot segment in a path is 400.\n\nStatic-first: every answer that depends only on its path and the default per_page is published as a file at build time (x-published names it: {path}/index.json, or {path}/_query/{canonical query}.json for a query), byte-identical to the computed answer, so a static host or CDN serves the same bytes. Cacheable answers carry a strong ETag (the SHA-256 of the bytes; a br or gzip body has its own, suffixed -br or -gz) and Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=86400 for API answers and documents, max-age=0 with the same s-maxage and stale-while-revalidate for HTML pages; bodies of 1 KiB or more are sent br or gzip when Accept-Encoding allows (Vary: Accept-Encoding, and Accept on negotiated URLs).`,
       contact: { name: site.author, url: server },
       license: { name: 'Content: all rights reserved; cite with the attribution text' },
     },
@@ -158,6 +186,9 @@ export async function openApiDocument(core: Core, routes: readonly RouteLike[], 
         'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+        ETag: { description: 'Strong validator: the SHA-256 of the bytes, base64url, 27 characters; suffixed -br or -gz for a compressed body', schema: { type: 'string' } },
+        'Cache-Control': { description: 'public, max-age=60, s-maxage=300, stale-while-revalidate=86400 (pages: max-age=0; hashed assets: immutable)', schema: { type: 'string' } },
+        Vary: { description: 'Accept-Encoding on bodies of 1 KiB or more; Accept too on negotiated URLs', schema: { type: 'string' } },
         'WWW-Authenticate': { description: 'Bearer error="invalid_token", resource_metadata="<SITE_URL>/.well-known/oauth-protected-resource"', schema: { type: 'string' } },
         Link: { description: 'RFC 8288 links: rel="api-catalog", "service-desc", "service-doc"', schema: { type: 'string' } },
         'PAYMENT-REQUIRED': { description: 'x402 v2 PaymentRequired, base64 JSON', schema: { type: 'string' } },

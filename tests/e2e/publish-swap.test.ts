@@ -6,6 +6,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import type { Manifest } from '../../src/publish/manifest.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+
+/** A legacy MCP SSE session: it stays on the build it opened on. */
+async function mcpSession(url: string) {
+  const client = new Client({ name: 'folio-publish-test', version: '1.0.0' });
+  await client.connect(new SSEClientTransport(new URL(`${url}/mcp/sse`)));
+  return {
+    async firstSlug(): Promise<string> {
+      const result = (await client.callTool({ name: 'list_posts', arguments: {} })) as unknown as { structuredContent: { data: { slug: string }[] } };
+      return result.structuredContent.data[0]!.slug;
+    },
+    close: () => client.close(),
+  };
+}
 
 /**
  * Publishing while a server runs: a broken build changes nothing readers get; a good one goes
@@ -112,6 +127,8 @@ describe('publishing while serving', () => {
 
   test('a good build with a new post is seen by every surface within 2 seconds, and no answer mixes builds', async () => {
     const old = await manifestOf();
+    const session = await mcpSession(server.url);
+    const before = await session.firstSlug();
     const loop = readers(server.url);
     // The new essay: a copy of one (so its translations stay current), dated newest.
     const fresh = join(content, 'posts', 'a-new-essay');
@@ -157,5 +174,11 @@ describe('publishing while serving', () => {
     }
     assert.ok(loop.seen.some((s) => s.target === '/api/posts' && etagsOf(now, '/api/posts').has(s.etag!)), 'readers saw the new build');
     assert.match(server.output(), new RegExp(`now serving build ${now.build}`));
+    // A session under way finishes on the build it began with; a new one sees the new build.
+    assert.equal(await session.firstSlug(), before);
+    await session.close();
+    const fresh2 = await mcpSession(server.url);
+    assert.equal(await fresh2.firstSlug(), 'a-new-essay');
+    await fresh2.close();
   });
 });

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goLive, liveBuild, newBuildId, removeOldBuilds } from '../../src/build/go-live.ts';
-import { answerFile } from '../../src/build/emit/publisher.ts';
+import { answerFile } from '../../src/publish/answer-file.ts';
 import { canonicalQuery } from '../../src/core/params.ts';
 import { chooseEncoding, encodedEtag } from '../../src/server/encoding.ts';
 import { routeIndex } from '../../functions/route-index.ts';

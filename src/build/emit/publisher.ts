@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
+import { variantWriter } from '../file-variants.ts';
 import type { QueryShape } from '../../core/params.ts';
+import { answerFile } from '../../publish/answer-file.ts';
 
 /** An answer published as a file: the request it answers (path + canonical query) and how to serve it. */
 export interface PublishedAnswer {
@@ -24,35 +24,16 @@ export interface Publisher {
   answer(answer: Omit<PublishedAnswer, 'file'>, content: string): Promise<void>;
 }
 
-const EXTENSIONS: [RegExp, string][] = [
-  [/^application\/([a-z.-]+\+)?json\b/, 'json'],
-  [/^text\/markdown\b/, 'md'],
-  [/^text\/plain\b/, 'txt'],
-];
-
-/**
- * The file a static host serves for an answer: the path itself when it names a file
- * (`/openapi.json`), else `{path}/index.{ext}`; a query goes to `{path}/_query/{query}.{ext}`
- * (`/api/posts?lang=fr&page=2` -> `/api/posts/_query/lang=fr&page=2.json`). `_` never starts a slug.
- */
-export function answerFile(path: string, query: string, type: string): string {
-  const ext = EXTENSIONS.find(([re]) => re.test(type))?.[1] ?? 'bin';
-  if (query) return `${path}/_query/${query}.${ext}`;
-  return extname(path) ? path : `${path}/index.${ext}`;
-}
-
-export function diskPublisher(dir: string): Publisher & { count: () => number; answers: PublishedAnswer[] } {
-  let n = 0;
+/** A folder on disk; each file is written with its precompressed variants and its facts recorded. */
+export function diskPublisher(dir: string): Publisher & { count: () => number; answers: PublishedAnswer[]; files: ReturnType<typeof variantWriter> } {
+  const files = variantWriter(dir);
   const answers: PublishedAnswer[] = [];
-  async function write(sitePath: string, content: string) {
-    const file = join(dir, sitePath);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, content);
-    n++;
-  }
+  // Everything emitted here is text (answers, Markdown, feeds, sitemaps, skills).
+  const write = (sitePath: string, content: string) => files.add(sitePath, content, true);
   return {
-    count: () => n,
+    count: () => files.facts.size,
     answers,
+    files,
     write,
     async answer(answer, content) {
       const file = answerFile(answer.path, answer.query, answer.type);

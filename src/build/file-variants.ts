@@ -1,0 +1,118 @@
+import { link, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { etagOf } from '../server/policies/etag.ts';
+import { COMPRESS_MIN_BYTES, worthCompressing } from '../publish/manifest.ts';
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+/** What the manifest records of a file's bytes. */
+export interface FileFacts {
+  etag: string;
+  length: number;
+  br?: number;
+  gzip?: number;
+}
+
+/** A file's bytes, or how to read them (a file another step wrote). */
+type Content = string | Uint8Array | (() => Promise<Uint8Array>);
+
+/**
+ * Writes files into the static artefact with their precompressed variants (`.br`, `.gz`) and
+ * records their facts, with at most `concurrency` in flight (compression runs on libuv's pool, so
+ * writes overlap with the emitters' work). The same bytes under another name get their variants
+ * linked rather than compressed again.
+ */
+export function variantWriter(dir: string, concurrency = 16) {
+  const facts = new Map<string, FileFacts>();
+  const byEtag = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
+  const made = new Set<string>();
+  const firstOf = new Map<string, Promise<string>>();
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+
+  async function ensureDir(file: string) {
+    const d = dirname(file);
+    if (made.has(d)) return;
+    await mkdir(d, { recursive: true });
+    made.add(d);
+  }
+
+  async function variants(file: string, body: Uint8Array, etag: string): Promise<{ br?: number; gzip?: number }> {
+    const first = byEtag.get(etag);
+    if (first) {
+      const v = await first;
+      for (const [ext, length] of [['br', v.br], ['gz', v.gzip]] as const) {
+        if (length !== undefined) await link(join(dir, `${v.file}.${ext}`), join(dir, `${file}.${ext}`));
+      }
+      return { br: v.br, gzip: v.gzip };
+    }
+    const making = (async () => {
+      const [br, gzipped] = await Promise.all([
+        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+        gz(body, { level: 6 }),
+      ]);
+      const out: { file: string; br?: number; gzip?: number } = { file };
+      if (worthCompressing(br.byteLength, body.byteLength)) {
+        await writeFile(join(dir, `${file}.br`), br);
+        out.br = br.byteLength;
+      }
+      if (worthCompressing(gzipped.byteLength, body.byteLength)) {
+        await writeFile(join(dir, `${file}.gz`), gzipped);
+        out.gzip = gzipped.byteLength;
+      }
+      return out;
+    })();
+    byEtag.set(etag, making);
+    const v = await making;
+    return { br: v.br, gzip: v.gzip };
+  }
+
+  /** Records a file's facts (writing it first unless `alreadyWritten`), variants included. */
+  async function process(file: string, content: Content, compressible: boolean, alreadyWritten: boolean): Promise<void> {
+    const body = typeof content === 'function' ? await content() : typeof content === 'string' ? new TextEncoder().encode(content) : content;
+    const etag = etagOf(body);
+    if (!alreadyWritten) {
+      await ensureDir(join(dir, file));
+      // The same bytes under another name (the legacy alias, a fallback equal to the translation): a link.
+      const same = firstOf.get(etag);
+      if (same) await link(join(dir, await same), join(dir, file));
+      else {
+        const written = writeFile(join(dir, file), body).then(() => file);
+        firstOf.set(etag, written);
+        await written;
+      }
+    }
+    const f: FileFacts = { etag, length: body.byteLength };
+    if (compressible && body.byteLength >= COMPRESS_MIN_BYTES) {
+      const v = await variants(file, body, etag);
+      if (v.br !== undefined) f.br = v.br;
+      if (v.gzip !== undefined) f.gzip = v.gzip;
+    }
+    facts.set(file, f);
+  }
+
+  return {
+    facts,
+    /** Queues a file; resolves once there is room for another (back-pressure on the emitters). */
+    async add(file: string, content: Content, compressible: boolean, alreadyWritten = false): Promise<void> {
+      if (failure) throw failure;
+      while (inFlight.size >= concurrency) await Promise.race(inFlight);
+      const p: Promise<void> = process(file, content, compressible, alreadyWritten).then(
+        () => void inFlight.delete(p),
+        (e: unknown) => {
+          failure ??= e;
+          inFlight.delete(p);
+        },
+      );
+      inFlight.add(p);
+    },
+    /** Waits for every queued file; throws the first failure. */
+    async flush(): Promise<void> {
+      await Promise.all(inFlight);
+      if (failure) throw failure;
+    },
+  };
+}
