@@ -22,7 +22,7 @@ export const apiRoutes: Route[] = [
   {
     path: '/status',
     summary: 'Service health',
-    handler: (ctx) =>
+    handler: async (ctx) =>
       json(
         {
           status: 'ok',
@@ -30,7 +30,9 @@ export const apiRoutes: Route[] = [
           timestamp: new Date().toISOString(),
           host: ctx.host.hostname,
           version: ctx.host.version,
-          active_streams: ctx.host.streams.active,
+          active_streams: await ctx.host.streams.count(),
+          workers: ctx.host.worker.count,
+          worker: ctx.host.worker.index,
         },
         200,
         { 'cache-control': 'no-store' },

@@ -39,7 +39,7 @@ function refuse(item: Item): [number, string] | undefined {
 async function runItem(ctx: RequestContext, item: Item) {
   const refused = refuse(item);
   if (refused) return itemError(item.path, ...refused);
-  if (ctx.charge && !ctx.charge(1)) return itemError(item.path, 429, 'Rate limit exceeded: this sub-request was not run.');
+  if (ctx.charge && !(await ctx.charge(1))) return itemError(item.path, 429, 'Rate limit exceeded: this sub-request was not run.');
   const url = new URL(`${ctx.root.base}${item.path}`, ctx.url);
   const request = new Request(url, { headers: { accept: 'application/json' }, signal: ctx.request.signal });
   const response = await ctx.dispatch(request, safePath(url.pathname)!);

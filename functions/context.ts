@@ -1,7 +1,7 @@
 import type { ContactService } from '../src/contact/service.ts';
 import type { Core } from '../src/core/index.ts';
 import type { StreamCounter } from './sse.ts';
-import type { LegacySession } from './mcp-sse.ts';
+import type { SessionBus } from '../src/state/session-bus.ts';
 
 /** What a function sees: the content root it serves, and the host's capabilities. */
 export interface Root {
@@ -27,10 +27,12 @@ export interface Host {
   assets: Assets;
   hostname: string;
   version: string;
+  /** Which worker thread this is, of how many serving the port. */
+  worker: { index: number; count: number };
   /** Open event streams, so a disconnect can be seen to free the server. */
   streams: StreamCounter;
-  /** Open MCP legacy SSE sessions by id. */
-  mcpSessions: Map<string, LegacySession>;
+  /** Open MCP legacy SSE sessions, wherever a worker holds them. */
+  mcpSessions: SessionBus;
   /** Browser origins allowed to use MCP besides the site and loopback ('*' for any). */
   mcpAllowedOrigins: string[];
   /** Bytes of function answers kept for repeated queries (0: none; default 64 MiB). */
@@ -42,7 +44,7 @@ export interface Host {
 /** What the front server lends a request beyond the request itself. */
 export interface Capabilities {
   /** Counts `cost` more requests against the client's rate limit; false when over it. Absent: no limit. */
-  charge?: (cost: number) => boolean;
+  charge?: (cost: number) => boolean | Promise<boolean>;
 }
 
 /** The function layer itself: lets a surface (batch) answer sub-requests in-process. */

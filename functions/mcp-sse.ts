@@ -15,9 +15,6 @@ import { eventStream } from './sse.ts';
  */
 export const MAX_SSE_SESSIONS = 200;
 
-export interface LegacySession {
-  deliver(message: JSONRPCMessage): void;
-}
 
 class StreamTransport implements Transport {
   sessionId: string;
@@ -42,13 +39,13 @@ function openSession(ctx: RequestContext): Response {
   const refused = refuseOrigin(ctx);
   if (refused) return refused;
   const sessions = ctx.host.mcpSessions;
-  if (sessions.size >= MAX_SSE_SESSIONS) return json({ error: `Too many open MCP SSE sessions (limit ${MAX_SSE_SESSIONS}); use streamable HTTP at POST /mcp.` }, 503, { 'retry-after': '30' });
+  if (sessions.held() >= MAX_SSE_SESSIONS) return json({ error: `Too many open MCP SSE sessions (limit ${MAX_SSE_SESSIONS}); use streamable HTTP at POST /mcp.` }, 503, { 'retry-after': '30' });
   const id = crypto.randomUUID();
   return eventStream(ctx.request, ctx.host.streams, async ({ write, signal }) => {
     const transport = new StreamTransport(id, write);
     const server = createMcpServer(ctx.root.core, ctx.host.version);
     await server.connect(transport);
-    sessions.set(id, { deliver: (message) => transport.onmessage?.(message) });
+    sessions.open(id, { deliver: (message) => transport.onmessage?.(message) });
     try {
       await write('endpoint', `${ctx.root.base}/mcp/messages?sessionId=${id}`);
       // Open until the client leaves; a comment every 15 s keeps proxies from closing it.
@@ -57,19 +54,23 @@ function openSession(ctx: RequestContext): Response {
         signal.addEventListener('abort', () => (clearInterval(ping), resolve()), { once: true });
       });
     } finally {
-      sessions.delete(id);
+      sessions.close(id);
       await server.close();
     }
   });
 }
 
 async function postMessage(ctx: RequestContext): Promise<Response> {
-  const session = ctx.host.mcpSessions.get(ctx.url.searchParams.get('sessionId') ?? '');
-  if (!session) return json({ error: 'Unknown or closed MCP session: open one with GET /mcp/sse.' }, 404);
   const body = await readJson(ctx.request);
   const parsed = body && JSONRPCMessageSchema.safeParse(body.value);
-  if (!parsed?.success) return json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body must be one JSON-RPC message.' }, id: null }, 400);
-  session.deliver(parsed.data);
+  const unknown = () => json({ error: 'Unknown or closed MCP session: open one with GET /mcp/sse.' }, 404);
+  const id = ctx.url.searchParams.get('sessionId') ?? '';
+  if (!parsed?.success) {
+    // A session nobody holds is a 404 whatever the body.
+    if (!(await ctx.host.mcpSessions.deliver(id))) return unknown();
+    return json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body must be one JSON-RPC message.' }, id: null }, 400);
+  }
+  if (!(await ctx.host.mcpSessions.deliver(id, parsed.data))) return unknown();
   return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
 }
 

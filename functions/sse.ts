@@ -16,8 +16,17 @@ export interface EventSender {
   signal: AbortSignal;
 }
 
+/** Open streams, counted wherever the host keeps them (shared across workers). */
 export interface StreamCounter {
-  active: number;
+  opened(): void;
+  closed(): void;
+  count(): number | Promise<number>;
+}
+
+/** A counter for one process alone. */
+export function localStreamCounter(): StreamCounter {
+  let active = 0;
+  return { opened: () => void active++, closed: () => void active--, count: () => active };
 }
 
 const encoder = new TextEncoder();
@@ -28,7 +37,7 @@ export function eventStream(request: Request, counter: StreamCounter, run: (out:
   let id = 0;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      counter.active++;
+      counter.opened();
       const write = async (event: string, data: string) => {
         if (abort.signal.aborted) throw abort.signal.reason;
         if (/[\r\n]/.test(event) || /[\r\n]/.test(data)) throw new Error('event names and data cannot contain line breaks');
@@ -40,7 +49,7 @@ export function eventStream(request: Request, counter: StreamCounter, run: (out:
       try {
         await run({ write, signal: abort.signal });
       } finally {
-        counter.active--;
+        counter.closed();
         try {
           controller.close();
         } catch {

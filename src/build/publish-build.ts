@@ -13,6 +13,8 @@ import { emitStaticApi } from './emit/static-api.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
+import { localStreamCounter } from '../../functions/sse.ts';
+import { localSessionBus } from '../state/session-bus.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -38,8 +40,9 @@ export async function publishBuild(layout: BuildLayout, build: string): Promise<
     assets: { fetch: async () => undefined },
     hostname: hostname(),
     version: pkg.version,
-    streams: { active: 0 },
-    mcpSessions: new Map(),
+    worker: { index: 1, count: 1 },
+    streams: localStreamCounter(),
+    mcpSessions: localSessionBus(),
     mcpAllowedOrigins: [],
     answerCacheBytes: 0,
     limits: { rateLimit, rateWindowSeconds, bodyLimit },

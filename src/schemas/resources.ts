@@ -151,7 +151,16 @@ export const product = object({
 });
 
 export const status = object(
-  { status: str('"ok"'), service: str(), timestamp: time(), host: str(), version: str(), active_streams: int('Open event streams', 0) },
+  {
+    status: str('"ok"'),
+    service: str(),
+    timestamp: time(),
+    host: str(),
+    version: str(),
+    active_streams: int('Open event streams, across every worker', 0),
+    workers: int('Worker threads serving this port', 1),
+    worker: int('The worker that answered (1 to workers)', 1),
+  },
   ['status', 'service', 'timestamp', 'host'],
 );
 

@@ -1,7 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { readContactConfig, type ContactConfig } from '../contact/config.ts';
 
 /** Every runtime setting, read once from the environment (documented in README.md). */
 export interface ServerConfig {
+  /** Worker threads sharing the port and their state (WORKERS, default one per core). */
+  workers: number;
   port: number;
   host: string | undefined;
   rateLimit: number;
@@ -33,6 +36,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
+    workers: int(env, 'WORKERS', availableParallelism(), 1),
     port: int(env, 'PORT', 4321, 0),
     host: env.HOST || undefined,
     rateLimit: int(env, 'RATE_LIMIT', 1000, 0),

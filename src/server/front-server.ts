@@ -100,7 +100,8 @@ export function createFrontServer(deps: FrontServerDeps) {
     const method = req.method ?? 'GET';
     const limiter = method === 'OPTIONS' ? undefined : deps.limiter;
     const key = limiter ? clientKey(req, deps.config.trustProxy) : '';
-    let rate = limiter?.hit(key);
+    const decided = limiter?.hit(key);
+    let rate = decided instanceof Promise ? await decided : decided;
     const target = req.url ?? '/';
     try {
       if (deps.config.fastPath && (method === 'GET' || method === 'HEAD') && req.headers.authorization === undefined && rate?.allowed !== false) {
@@ -126,7 +127,14 @@ export function createFrontServer(deps: FrontServerDeps) {
       return controller.signal;
     };
     // A batch counts each of its sub-requests too; the headers report the window after them.
-    const capabilities: Capabilities = limiter ? { charge: (cost) => (rate = limiter.hit(key, cost)).allowed } : {};
+    const capabilities: Capabilities = limiter
+      ? {
+          charge: async (cost) => {
+            rate = await limiter.hit(key, cost);
+            return rate.allowed;
+          },
+        }
+      : {};
     for (const [k, v] of Object.entries({ ...CORS_HEADERS, ...SECURITY_HEADERS })) res.setHeader(k, v);
     let response: Routed;
     try {

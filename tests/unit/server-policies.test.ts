@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { safePath } from '../../functions/request-path.ts';
-import { memoryRateLimiter } from '../../src/server/policies/rate-limit.ts';
+import { sharedRateLimiter } from '../../src/state/rate-limit-table.ts';
+import { sharedMemory } from '../../src/state/shared-memory.ts';
 import { etagOf, matchesIfNoneMatch } from '../../src/server/policies/etag.ts';
 import { rejectBearer } from '../../src/server/policies/bearer.ts';
 
@@ -13,7 +14,7 @@ test('safePath decodes, folds slashes, refuses traversal and bad encoding', () =
 
 test('fixed window: counts per key, resets on the next window', () => {
   let now = 1_000_000;
-  const limiter = memoryRateLimiter(3, 60, () => now);
+  const limiter = sharedRateLimiter(sharedMemory().rateTable, 3, 60, () => now);
   const seen = [1, 2, 3, 4].map(() => limiter.hit('a'));
   assert.deepEqual(seen.map((d) => [d.allowed, d.remaining]), [[true, 2], [true, 1], [true, 0], [false, 0]]);
   assert.equal(limiter.hit('b').allowed, true, 'other clients unaffected');

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sseResponse } from '../../functions/sse.ts';
+import { localStreamCounter, sseResponse } from '../../functions/sse.ts';
 import { signPayload, verifyPayload } from '../../functions/signing.ts';
 import { readEvents } from '../helpers/sse.ts';
 
 test('a client that goes away ends an endless stream and frees its slot', async () => {
   const client = new AbortController();
-  const counter = { active: 0 };
+  const counter = localStreamCounter();
   let sent = 0;
   let finished = false;
   const response = sseResponse(new Request('http://x/', { signal: client.signal }), 'k', counter, async (out) => {
@@ -20,18 +20,18 @@ test('a client that goes away ends an endless stream and frees its slot', async 
   });
   const events = await readEvents(response, 3);
   assert.ok(events.length >= 3);
-  assert.equal(counter.active, 1);
+  assert.equal(counter.count(), 1);
   client.abort();
   for (let i = 0; i < 100 && !finished; i++) await new Promise((r) => setTimeout(r, 5));
   assert.ok(finished, 'the producer stopped');
-  assert.equal(counter.active, 0);
+  assert.equal(counter.count(), 0);
   const stoppedAt = sent;
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(sent, stoppedAt, 'no work after the disconnect');
 });
 
 test('a failing producer ends the stream with a signed error event', async () => {
-  const response = sseResponse(new Request('http://x/'), 'k', { active: 0 }, async (out) => {
+  const response = sseResponse(new Request('http://x/'), 'k', localStreamCounter(), async (out) => {
     await out.send('status', { phase: 'x' });
     throw new Error('index unavailable');
   });

@@ -1,4 +1,7 @@
-/** Fixed-window rate limiting per client; the store is an interface so a shared one can replace it. */
+/**
+ * Fixed-window rate limiting per client; the store is an interface (src/state/ has the shared one)
+ * and may answer later, for stores across machines.
+ */
 export interface RateDecision {
   limit: number;
   remaining: number;
@@ -8,31 +11,7 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  hit(key: string, cost?: number): RateDecision;
-}
-
-export function memoryRateLimiter(limit: number, windowSeconds: number, now: () => number = Date.now): RateLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
-  const windowMs = windowSeconds * 1000;
-  return {
-    hit(key, cost = 1) {
-      const t = now();
-      const start = Math.floor(t / windowMs) * windowMs;
-      let w = windows.get(key);
-      if (!w || w.start !== start) {
-        if (windows.size > 100_000) windows.clear();
-        w = { start, count: 0 };
-        windows.set(key, w);
-      }
-      w.count += cost;
-      return {
-        limit,
-        remaining: Math.max(0, limit - w.count),
-        reset: Math.ceil((start + windowMs) / 1000),
-        allowed: w.count <= limit,
-      };
-    },
-  };
+  hit(key: string, cost?: number): RateDecision | Promise<RateDecision>;
 }
 
 export function rateHeaders(d: RateDecision): Record<string, string> {

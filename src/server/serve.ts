@@ -1,0 +1,120 @@
+import { createServer, type Server } from 'node:http';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { loadCore } from '../build/load-bundle.ts';
+import { PUBLISH, ROOTS, type BuildLayout } from '../build/roots.ts';
+import type { Root } from '../../functions/context.ts';
+import type { StreamCounter } from '../../functions/sse.ts';
+import type { ContactService } from '../contact/service.ts';
+import { openContact } from '../contact/setup.ts';
+import type { SessionBus } from '../state/session-bus.ts';
+import type { ServerConfig } from './config.ts';
+import { createFrontServer } from './front-server.ts';
+import { loadGeneration, type SharedHost } from './generation.ts';
+import { followLiveBuild } from './live-build.ts';
+import type { RateLimiter } from './policies/rate-limit.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+/** What one worker shares with the others (or has alone when it is the only one). */
+export interface WorkerState {
+  limiter: RateLimiter | undefined;
+  streams: StreamCounter;
+  sessions: SessionBus;
+  /** The same key in every worker, so every event verifies with it. */
+  signingSecret: string;
+  /** Which worker this is (1-based), of how many. */
+  worker: { index: number; count: number };
+  /** Paid contact is held by one worker; the others pass its requests on (undefined: this one holds it). */
+  contactHolder?: (root: Root['name']) => ContactService | undefined;
+}
+
+export interface Serving {
+  server: Server;
+  /** The paid contact this server holds for a root (the relay asks it). */
+  contact(root: Root['name']): ContactService | undefined;
+  port: number;
+  buildId: string;
+  siteUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One server: follows the live build, answers on `port` (with SO_REUSEPORT when several workers
+ * listen on it), and keeps its state where `state` says.
+ */
+export async function serve(config: ServerConfig, state: WorkerState, opts: { port: number; reusePort: boolean }): Promise<Serving> {
+  // The crash point exists for the tests of recovery after a settlement (CONTACT_TEST_CRASH_AFTER).
+  const contact = state.contactHolder ? undefined : openContact(config.contact, { crash: () => process.exit(70) });
+  // One service per root for the life of the server: its inbox and queues outlive builds.
+  const services = new Map<string, ContactService | undefined>();
+  const contactFor = (name: Root['name'], url: string) => {
+    if (state.contactHolder) return state.contactHolder(name);
+    if (!services.has(name)) services.set(name, contact!.serviceFor(name, url));
+    return services.get(name);
+  };
+  const rootsOf = (layout: BuildLayout): Promise<Root[]> =>
+    Promise.all(
+      ROOTS.map(async (r) => {
+        const core = await loadCore(layout.bundle(r.name));
+        return {
+          name: r.name,
+          base: r.base,
+          core,
+          signingSecret: r.publishedSigningKey ?? state.signingSecret,
+          signingKeyPublished: r.publishedSigningKey !== undefined,
+          contact: contactFor(r.name, `${core.catalog.site_url}${r.base}/contact/send`),
+        };
+      }),
+    );
+  const shared: SharedHost = {
+    hostname: hostname(),
+    version: pkg.version,
+    worker: state.worker,
+    streams: state.streams,
+    mcpSessions: state.sessions,
+    mcpAllowedOrigins: config.mcpAllowedOrigins,
+    answerCacheBytes: config.answerCacheBytes,
+    limits: { rateLimit: config.rateLimit, rateWindowSeconds: config.rateWindowSeconds, bodyLimit: config.bodyLimit },
+  };
+  const live = await followLiveBuild(resolve(config.distRoot, PUBLISH.out), (dir) => loadGeneration(dir, { shared, roots: rootsOf, fileCacheBytes: config.fileCacheBytes }), {
+    log: (m) => console.error(m),
+    onSwap: (g) => console.log(`now serving build ${g.id}`),
+  });
+  const handle = createFrontServer({ config, live: live.current, limiter: state.limiter });
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => void handle(req, res));
+  server.keepAliveTimeout = 5_000;
+
+  const listen = (host: string | undefined) =>
+    new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen({ port: opts.port, host, reusePort: opts.reusePort }, () => {
+        server.off('error', fail);
+        done();
+      });
+    });
+  // Without HOST, listen on every address, IPv6 and IPv4 (falling back to IPv4 where IPv6 is off).
+  try {
+    await listen(config.host ?? '::');
+  } catch (e) {
+    if (config.host || (e as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT') throw e;
+    await listen('0.0.0.0');
+  }
+  const address = server.address();
+  const first = live.current();
+  return {
+    server,
+    contact: (root) => services.get(root),
+    port: typeof address === 'object' && address ? address.port : opts.port,
+    buildId: first.id,
+    siteUrl: first.siteUrl,
+    close: () =>
+      new Promise<void>((done) => {
+        live.stop();
+        server.close(() => {
+          contact?.close();
+          done();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,52 @@
+// One worker thread of `npm run serve`: the server over the state the main thread shares.
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { readConfig } from './config.ts';
+import { serve } from './serve.ts';
+import { sharedRateLimiter } from '../state/rate-limit-table.ts';
+import { sharedStreamCounter } from '../state/stream-counter.ts';
+import { threadSessionBus } from '../state/session-bus.ts';
+import { holdContact, relayedContact } from '../state/contact-relay.ts';
+import type { SharedMemory } from '../state/shared-memory.ts';
+import type { ContactService } from '../contact/service.ts';
+
+export interface WorkerData {
+  memory: SharedMemory;
+  /** 1-based. */
+  index: number;
+  workers: number;
+  /** The first worker holds paid contact; the others relay to it. */
+  holdsContact: boolean;
+  signingSecret: string;
+  port: number;
+}
+
+const data = workerData as WorkerData;
+const config = readConfig();
+const sessions = threadSessionBus('folio-mcp-sessions', data.workers);
+const relays = new Map<string, ContactService | undefined>();
+const serving = await serve(
+  config,
+  {
+    limiter: config.rateLimit > 0 ? sharedRateLimiter(data.memory.rateTable, config.rateLimit, config.rateWindowSeconds) : undefined,
+    streams: sharedStreamCounter(data.memory.counters),
+    sessions,
+    signingSecret: data.signingSecret,
+    worker: { index: data.index, count: data.workers },
+    contactHolder: data.holdsContact
+      ? undefined
+      : (root) => {
+          if (!relays.has(root)) relays.set(root, config.contact[root] ? relayedContact(root) : undefined);
+          return relays.get(root);
+        },
+  },
+  { port: data.port, reusePort: data.workers > 1 },
+);
+const held = data.holdsContact ? holdContact((root) => serving.contact(root)) : undefined;
+parentPort!.postMessage({ kind: 'listening', port: serving.port, buildId: serving.buildId, siteUrl: serving.siteUrl, threadId });
+parentPort!.on('message', async (m: { kind: string }) => {
+  if (m.kind !== 'stop') return;
+  held?.stop();
+  sessions.stop();
+  await serving.close();
+  process.exit(0);
+});
