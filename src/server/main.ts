@@ -30,6 +30,7 @@ if (config.workers === 1) {
       sessions: localSessionBus(),
       signingSecret,
       worker: { index: 1, count: 1 },
+      crash: () => process.exit(70),
     },
     { port: config.port, reusePort: false },
   );
@@ -44,7 +45,10 @@ if (config.workers === 1) {
       const data: WorkerData = { memory, index: index + 1, workers: config.workers, holdsContact: index === 0, signingSecret, port };
       const worker = new Worker(new URL('./worker.ts', import.meta.url), { workerData: data });
       workers.add(worker);
-      worker.on('message', (m: { kind: string; port: number; siteUrl: string; buildId: string }) => m.kind === 'listening' && resolve(m));
+      worker.on('message', (m: { kind: string; port: number; siteUrl: string; buildId: string }) => {
+        if (m.kind === 'listening') resolve(m);
+        if (m.kind === 'crash') process.exit(70);
+      });
       worker.once('error', (e) => {
         console.error(`worker ${index} failed: ${e.stack ?? e.message}`);
         reject(e);

@@ -24,6 +24,8 @@ export interface WorkerState {
   signingSecret: string;
   /** Which worker this is (1-based), of how many. */
   worker: { index: number; count: number };
+  /** Ends the whole process at once (the test-only crash point): exit 70. */
+  crash: () => void;
   /** Paid contact is held by one worker; the others pass its requests on (undefined: this one holds it). */
   contactHolder?: (root: Root['name']) => ContactService | undefined;
 }
@@ -44,7 +46,7 @@ export interface Serving {
  */
 export async function serve(config: ServerConfig, state: WorkerState, opts: { port: number; reusePort: boolean }): Promise<Serving> {
   // The crash point exists for the tests of recovery after a settlement (CONTACT_TEST_CRASH_AFTER).
-  const contact = state.contactHolder ? undefined : openContact(config.contact, { crash: () => process.exit(70) });
+  const contact = state.contactHolder ? undefined : openContact(config.contact, { crash: state.crash });
   // One service per root for the life of the server: its inbox and queues outlive builds.
   const services = new Map<string, ContactService | undefined>();
   const contactFor = (name: Root['name'], url: string) => {

@@ -32,6 +32,11 @@ const serving = await serve(
     sessions,
     signingSecret: data.signingSecret,
     worker: { index: data.index, count: data.workers },
+    crash: () => {
+      // The whole process goes, as in a real crash: the main thread exits; this thread does nothing more.
+      parentPort!.postMessage({ kind: 'crash' });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    },
     contactHolder: data.holdsContact
       ? undefined
       : (root) => {

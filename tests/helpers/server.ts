@@ -14,8 +14,8 @@ export interface RunningServer {
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, ['src/server/main.ts'], {
-    // One worker unless a test asks for more (tests/e2e/workers.test.ts runs several).
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WORKERS: '1', ...env },
+    // One worker unless a test asks for more (tests/e2e/workers.test.ts) or FOLIO_TEST_WORKERS says so for all.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WORKERS: process.env.FOLIO_TEST_WORKERS ?? '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
