@@ -158,12 +158,12 @@ tmp = await mkdtemp(join(tmpdir(), 'folio-bench-serve-'));
 // --- Folio ---
 
 /** Folio on a free port; `rateLimit` 0 is off, a huge one is on and never trips (its cost alone). */
-async function startFolio(rateLimit: number): Promise<string> {
+async function startFolio(rateLimit: number, redisUrl = ''): Promise<string> {
   const port = await freePort();
   const child = track(
     spawn(process.execPath, ['src/server/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: String(rateLimit), EVENT_SIGNING_SECRET: 'bench', WORKERS: String(WORKERS) },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: String(rateLimit), EVENT_SIGNING_SECRET: 'bench', WORKERS: String(WORKERS), REDIS_URL: redisUrl },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
@@ -172,6 +172,15 @@ async function startFolio(rateLimit: number): Promise<string> {
 }
 const FOLIO = await startFolio(0);
 const FOLIO_LIMITED = await startFolio(1_000_000_000);
+// The same on Redis, when this machine has a redis-server (the bench starts its own).
+const REDIS = ['redis-server', 'valkey-server'].find((b) => spawnSync(b, ['--version']).status === 0);
+let FOLIO_REDIS: string | undefined;
+if (REDIS) {
+  const redisPort = await freePort();
+  const redis = track(spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmp], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  await waitForLine(redis, /Ready to accept connections/, 'redis-server', tail(redis));
+  FOLIO_REDIS = await startFolio(1_000_000_000, `redis://127.0.0.1:${redisPort}`);
+}
 
 interface Answer {
   status: number;
@@ -316,11 +325,18 @@ if (RAW_NODE) {
 
 // --- Same status, same bytes? ---
 
-type Server = 'nginx' | 'folio' | 'folio, rate limit on' | 'raw node';
-const BASES: Record<Exclude<Server, 'nginx'>, () => string> = { folio: () => FOLIO, 'folio, rate limit on': () => FOLIO_LIMITED, 'raw node': () => rawUrl! };
+type Server = 'nginx' | 'folio' | 'folio, rate limit on' | 'folio, rate limit on Redis' | 'raw node';
+const BASES: Record<Exclude<Server, 'nginx'>, () => string> = {
+  folio: () => FOLIO,
+  'folio, rate limit on': () => FOLIO_LIMITED,
+  'folio, rate limit on Redis': () => FOLIO_REDIS!,
+  'raw node': () => rawUrl!,
+};
 const urlOf = (server: Server, t: Target) => (server === 'nginx' ? NGINX_URL + t.nginxPath : BASES[server]() + t.folioPath);
 const serversFor = (t: Target): Server[] =>
-  t.label === 'detail JSON' ? ['nginx', 'folio', 'folio, rate limit on', ...(rawUrl ? (['raw node'] as const) : [])] : ['nginx', 'folio'];
+  t.label === 'detail JSON'
+    ? ['nginx', 'folio', 'folio, rate limit on', ...(FOLIO_REDIS ? (['folio, rate limit on Redis'] as const) : []), ...(rawUrl ? (['raw node'] as const) : [])]
+    : ['nginx', 'folio'];
 
 const warnings: string[] = [];
 for (const t of targets) {
@@ -372,6 +388,7 @@ console.log(
 );
 console.log(`nginx: worker_processes ${WORKERS}, Folio: WORKERS=${WORKERS} (--workers N sets both); sendfile, open_file_cache, access_log off; root ${relative(ROOT, CLIENT)}`);
 console.log('rate limit on: a second Folio with RATE_LIMIT=1000000000 (counted in shared memory, never trips), against the first with RATE_LIMIT=0');
+console.log(FOLIO_REDIS ? 'rate limit on Redis: a third with the same limit counted on a local redis-server (REDIS_URL)' : 'no redis-server: the rate limit on Redis is not measured (apt-get install -y redis-server)');
 for (const t of targets) {
   console.log(`  ${t.label.padEnd(12)} folio ${t.folioPath} (${folioAnswers.get(t.label)!.status}, ${folioAnswers.get(t.label)!.body.length.toLocaleString('en-US')} B) | nginx ${t.nginxPath}`);
 }
@@ -410,9 +427,9 @@ for (const t of targets) {
     const o = summarise(samples.get(server)!);
     const ratio = { rps: o.rps / n.rps, p99: o.p99 / n.p99 };
     if (server === 'folio') ratios.set(t.label, ratio);
-    if (server === 'folio, rate limit on') {
+    if (server === 'folio, rate limit on' || server === 'folio, rate limit on Redis') {
       const off = summarise(samples.get('folio')!);
-      console.log(`${t.label.padEnd(13)} folio, rate limit on ${fmtRps(o.rps)} ${fmtMs(o.p99)} | off ${fmtRps(off.rps)} ${fmtMs(off.p99)} | ${(o.rps / off.rps).toFixed(2)}x req/s (goal: >= 0.85x)`);
+      console.log(`${t.label.padEnd(13)} ${server} ${fmtRps(o.rps)} ${fmtMs(o.p99)} | off ${fmtRps(off.rps)} ${fmtMs(off.p99)} | ${(o.rps / off.rps).toFixed(2)}x req/s (goal: >= 0.85x)`);
       continue;
     }
     const name = server === 'folio' ? 'folio' : 'raw node:http';

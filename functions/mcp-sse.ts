@@ -65,12 +65,15 @@ async function postMessage(ctx: RequestContext): Promise<Response> {
   const parsed = body && JSONRPCMessageSchema.safeParse(body.value);
   const unknown = () => json({ error: 'Unknown or closed MCP session: open one with GET /mcp/sse.' }, 404);
   const id = ctx.url.searchParams.get('sessionId') ?? '';
-  if (!parsed?.success) {
+  let held: boolean;
+  try {
     // A session nobody holds is a 404 whatever the body.
-    if (!(await ctx.host.mcpSessions.deliver(id))) return unknown();
-    return json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body must be one JSON-RPC message.' }, id: null }, 400);
+    held = await ctx.host.mcpSessions.deliver(id, parsed?.success ? parsed.data : undefined);
+  } catch {
+    return json({ error: 'MCP sessions are unavailable: their shared store cannot be reached. Retry shortly, or use streamable HTTP at POST /mcp.' }, 503, { 'retry-after': '5' });
   }
-  if (!(await ctx.host.mcpSessions.deliver(id, parsed.data))) return unknown();
+  if (!held) return unknown();
+  if (!parsed?.success) return json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body must be one JSON-RPC message.' }, id: null }, 400);
   return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
 }
 

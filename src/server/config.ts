@@ -3,6 +3,8 @@ import { readContactConfig, type ContactConfig } from '../contact/config.ts';
 
 /** Every runtime setting, read once from the environment (documented in README.md). */
 export interface ServerConfig {
+  /** Redis or Valkey for state shared by separate processes and machines (REDIS_URL). */
+  redisUrl: string | undefined;
   /** Worker threads sharing the port and their state (WORKERS, default one per core). */
   workers: number;
   port: number;
@@ -36,6 +38,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
+    redisUrl: env.REDIS_URL || undefined,
     workers: int(env, 'WORKERS', availableParallelism(), 1),
     port: int(env, 'PORT', 4321, 0),
     host: env.HOST || undefined,

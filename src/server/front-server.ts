@@ -64,6 +64,15 @@ type Routed = Response | { file: Found } | 'pages';
  */
 export function createFrontServer(deps: FrontServerDeps) {
   const log = deps.log ?? ((m: string) => console.error(m));
+  // A shared store that is away does not stop reads: requests go uncounted (and without the
+  // headers) until it is back. Said once per outage, not per request.
+  let storeAway = false;
+  const storeDown = (e: unknown): undefined => {
+    if (!storeAway) log(`rate limit store unreachable, requests are not counted until it returns: ${(e as Error).message}`);
+    storeAway = true;
+    setTimeout(() => (storeAway = false), 10_000).unref();
+    return undefined;
+  };
 
   async function route(gen: Generation, req: IncomingMessage, path: string, url: URL, rate: RateDecision | undefined, capabilities: Capabilities, signal: () => AbortSignal): Promise<Routed> {
     const method = req.method ?? 'GET';
@@ -101,7 +110,7 @@ export function createFrontServer(deps: FrontServerDeps) {
     const limiter = method === 'OPTIONS' ? undefined : deps.limiter;
     const key = limiter ? clientKey(req, deps.config.trustProxy) : '';
     const decided = limiter?.hit(key);
-    let rate = decided instanceof Promise ? await decided : decided;
+    let rate = decided instanceof Promise ? await decided.catch(storeDown) : decided;
     const target = req.url ?? '/';
     try {
       if (deps.config.fastPath && (method === 'GET' || method === 'HEAD') && req.headers.authorization === undefined && rate?.allowed !== false) {
@@ -130,8 +139,8 @@ export function createFrontServer(deps: FrontServerDeps) {
     const capabilities: Capabilities = limiter
       ? {
           charge: async (cost) => {
-            rate = await limiter.hit(key, cost);
-            return rate.allowed;
+            rate = await Promise.resolve(limiter.hit(key, cost)).catch(storeDown);
+            return rate?.allowed ?? true;
           },
         }
       : {};

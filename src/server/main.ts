@@ -9,10 +9,16 @@ import { localSessionBus } from '../state/session-bus.ts';
 import { sharedMemory } from '../state/shared-memory.ts';
 import { sharedRateLimiter } from '../state/rate-limit-table.ts';
 import { sharedStreamCounter } from '../state/stream-counter.ts';
+import { redisState } from '../state/redis.ts';
 import type { WorkerData } from './worker.ts';
 
 const config = readConfig();
 process.env.FOLIO_DIST_ROOT = config.distRoot;
+if (config.redisUrl && !config.signingSecret) {
+  // Separate processes cannot share a key made at start: each would sign with its own.
+  console.error('REDIS_URL is set, so other processes share this state, but EVENT_SIGNING_SECRET is not: set the same EVENT_SIGNING_SECRET on every process.');
+  process.exit(1);
+}
 if (!config.signingSecret) console.warn('EVENT_SIGNING_SECRET is not set: stream events are signed with a random key that changes at every start.');
 // Made once here, so every worker signs with the same key.
 const signingSecret = config.signingSecret ?? randomBytes(32).toString('base64url');
@@ -22,12 +28,13 @@ const announce = (port: number, siteUrl: string, buildId: string) =>
   console.log(`Folio listening on http://localhost:${port} (site ${siteUrl}, build ${buildId}, ${config.workers} worker${config.workers > 1 ? 's' : ''})`);
 
 if (config.workers === 1) {
+  const redis = config.redisUrl ? redisState(config.redisUrl, (m) => console.error(m)) : undefined;
   const serving = await serve(
     config,
     {
-      limiter: config.rateLimit > 0 ? sharedRateLimiter(memory.rateTable, config.rateLimit, config.rateWindowSeconds) : undefined,
-      streams: sharedStreamCounter(memory.counters),
-      sessions: localSessionBus(),
+      limiter: config.rateLimit > 0 ? (redis?.limiter(config.rateLimit, config.rateWindowSeconds) ?? sharedRateLimiter(memory.rateTable, config.rateLimit, config.rateWindowSeconds)) : undefined,
+      streams: redis?.streams ?? sharedStreamCounter(memory.counters),
+      sessions: redis?.sessions ?? localSessionBus(),
       signingSecret,
       worker: { index: 1, count: 1 },
       crash: () => process.exit(70),
@@ -35,7 +42,7 @@ if (config.workers === 1) {
     { port: config.port, reusePort: false },
   );
   announce(serving.port, serving.siteUrl, serving.buildId);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void serving.close().then(() => process.exit(0)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void serving.close().then(() => redis?.close()).then(() => process.exit(0)));
 } else {
   const workers = new Set<Worker>();
   let stopping = false;

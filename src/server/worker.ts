@@ -6,6 +6,7 @@ import { sharedRateLimiter } from '../state/rate-limit-table.ts';
 import { sharedStreamCounter } from '../state/stream-counter.ts';
 import { threadSessionBus } from '../state/session-bus.ts';
 import { holdContact, relayedContact } from '../state/contact-relay.ts';
+import { redisState } from '../state/redis.ts';
 import type { SharedMemory } from '../state/shared-memory.ts';
 import type { ContactService } from '../contact/service.ts';
 
@@ -22,13 +23,16 @@ export interface WorkerData {
 
 const data = workerData as WorkerData;
 const config = readConfig();
-const sessions = threadSessionBus('folio-mcp-sessions', data.workers);
+// With REDIS_URL the state is shared with other processes too; else between these threads.
+const redis = config.redisUrl ? redisState(config.redisUrl, (m) => console.error(m)) : undefined;
+const threads = redis ? undefined : threadSessionBus('folio-mcp-sessions', data.workers);
+const sessions = redis?.sessions ?? threads!;
 const relays = new Map<string, ContactService | undefined>();
 const serving = await serve(
   config,
   {
-    limiter: config.rateLimit > 0 ? sharedRateLimiter(data.memory.rateTable, config.rateLimit, config.rateWindowSeconds) : undefined,
-    streams: sharedStreamCounter(data.memory.counters),
+    limiter: config.rateLimit > 0 ? (redis?.limiter(config.rateLimit, config.rateWindowSeconds) ?? sharedRateLimiter(data.memory.rateTable, config.rateLimit, config.rateWindowSeconds)) : undefined,
+    streams: redis?.streams ?? sharedStreamCounter(data.memory.counters),
     sessions,
     signingSecret: data.signingSecret,
     worker: { index: data.index, count: data.workers },
@@ -51,7 +55,8 @@ parentPort!.postMessage({ kind: 'listening', port: serving.port, buildId: servin
 parentPort!.on('message', async (m: { kind: string }) => {
   if (m.kind !== 'stop') return;
   held?.stop();
-  sessions.stop();
+  threads?.stop();
   await serving.close();
+  await redis?.close();
   process.exit(0);
 });

@@ -1,8 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request, type IncomingHttpHeaders } from 'node:http';
-import { createParser } from 'eventsource-parser';
 import { startServer, type RunningServer } from '../helpers/server.ts';
+import { call, openStream, type Answer } from '../helpers/connection.ts';
 
 /**
  * One `npm run serve` with two worker threads behaves as one process: the rate limit is exact
@@ -12,50 +11,8 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
  */
 let server: RunningServer;
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
 
-function fresh(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  const u = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
 
-/** An event stream on a connection of its own: its events as they come, and how to close it. */
-function openStream(path: string) {
-  const u = new URL(server.url);
-  const events: { event?: string; data: string }[] = [];
-  const waiters: (() => void)[] = [];
-  const parser = createParser({ onEvent: (e) => (events.push(e), waiters.splice(0).forEach((w) => w())) });
-  const req = request({ host: u.hostname, port: u.port, path, agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (c: string) => parser.feed(c));
-  });
-  req.on('error', () => {});
-  req.end();
-  return {
-    events,
-    async until(ok: () => boolean, ms = 5000) {
-      const end = Date.now() + ms;
-      while (!ok()) {
-        if (Date.now() > end) throw new Error(`stream ${path}: timed out with ${events.length} events`);
-        await new Promise<void>((r) => (waiters.push(r), setTimeout(r, 50)));
-      }
-    },
-    close: () => req.destroy(),
-  };
-}
 
 before(async () => {
   // TRUST_PROXY lets each probe below be its own client, so the limit is counted per key.
@@ -67,7 +24,7 @@ describe('two workers behave as one process', () => {
   test('both workers answer', async () => {
     const seen = new Set<number>();
     for (let i = 0; i < 30 && seen.size < 2; i++) {
-      const r = await fresh('/status', { headers: { 'x-forwarded-for': `10.0.0.${i}` } });
+      const r = await call(server.url, '/status', { headers: { 'x-forwarded-for': `10.0.0.${i}` } });
       const body = JSON.parse(r.body) as { workers: number; worker: number };
       assert.equal(body.workers, 2);
       seen.add(body.worker);
@@ -79,22 +36,22 @@ describe('two workers behave as one process', () => {
   test('RATE_LIMIT=5 across workers: the sixth request is 429, and the remaining counts agree', async () => {
     const client = { 'x-forwarded-for': '192.0.2.77' };
     const answers: Answer[] = [];
-    for (let i = 0; i < 8; i++) answers.push(await fresh(i % 2 ? '/api/posts' : '/api/posts?lang=fr', { headers: client }));
+    for (let i = 0; i < 8; i++) answers.push(await call(server.url, i % 2 ? '/api/posts' : '/api/posts?lang=fr', { headers: client }));
     assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 429, 429, 429]);
     assert.deepEqual(answers.slice(0, 5).map((a) => a.headers['x-ratelimit-remaining']), ['4', '3', '2', '1', '0']);
     assert.ok(Number(answers[5]!.headers['retry-after']) >= 1);
     // Concurrently too: of 12 at once from a new client, exactly 5 pass.
-    const burst = await Promise.all(Array.from({ length: 12 }, () => fresh('/api/languages', { headers: { 'x-forwarded-for': '192.0.2.78' } })));
+    const burst = await Promise.all(Array.from({ length: 12 }, () => call(server.url, '/api/languages', { headers: { 'x-forwarded-for': '192.0.2.78' } })));
     assert.equal(burst.filter((a) => a.status === 200).length, 5);
     assert.deepEqual(burst.filter((a) => a.status === 200).map((a) => a.headers['x-ratelimit-remaining']).sort(), ['0', '1', '2', '3', '4']);
   });
 
   test('a legacy MCP session opened on one worker gets the answers to messages POSTed to either', async () => {
-    const stream = openStream('/mcp/sse');
+    const stream = openStream(server.url, '/mcp/sse');
     await stream.until(() => stream.events.some((e) => e.event === 'endpoint'));
     const endpoint = stream.events.find((e) => e.event === 'endpoint')!.data;
     const post = (i: number, body: unknown) =>
-      fresh(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}` }, body: JSON.stringify(body) });
+      call(server.url, endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}` }, body: JSON.stringify(body) });
     const init = await post(0, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     assert.equal(init.status, 202);
     // Ten messages on ten connections: the kernel sends some to the worker without the stream.
@@ -102,17 +59,17 @@ describe('two workers behave as one process', () => {
     await stream.until(() => stream.events.filter((e) => e.event === 'message').length >= 11);
     const ids = stream.events.filter((e) => e.event === 'message').map((e) => (JSON.parse(e.data) as { id: number }).id);
     assert.deepEqual(ids.sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const active = await fresh('/status', { headers: { 'x-forwarded-for': '198.51.100.99' } });
+    const active = await call(server.url, '/status', { headers: { 'x-forwarded-for': '198.51.100.99' } });
     assert.ok((JSON.parse(active.body) as { active_streams: number }).active_streams >= 1);
     stream.close();
-    const gone = await fresh(`${endpoint.split('?')[0]}?sessionId=nope`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.100' }, body: '{}' });
+    const gone = await call(server.url, `${endpoint.split('?')[0]}?sessionId=nope`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.100' }, body: '{}' });
     assert.equal(gone.status, 404, 'a session no worker holds');
   });
 
   test('every worker signs with the one key (made at start when EVENT_SIGNING_SECRET is unset)', async () => {
     const signatures = new Set<string>();
     for (let i = 0; i < 8; i++) {
-      const r = await fresh('/api/stream/search?q=web&per_page=1', { headers: { accept: 'text/event-stream', 'x-forwarded-for': `203.0.113.${i}` } });
+      const r = await call(server.url, '/api/stream/search?q=web&per_page=1', { headers: { accept: 'text/event-stream', 'x-forwarded-for': `203.0.113.${i}` } });
       const result = r.body.split('\n\n').find((block) => block.includes('event: result'))!;
       signatures.add(JSON.parse(result.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).signature as string);
     }
@@ -120,10 +77,10 @@ describe('two workers behave as one process', () => {
   });
 
   test('open streams are counted across workers', async () => {
-    const streams = [openStream('/mcp/sse'), openStream('/mcp/sse'), openStream('/mcp/sse'), openStream('/mcp/sse')];
+    const streams = [openStream(server.url, '/mcp/sse'), openStream(server.url, '/mcp/sse'), openStream(server.url, '/mcp/sse'), openStream(server.url, '/mcp/sse')];
     await Promise.all(streams.map((s) => s.until(() => s.events.length > 0)));
     for (let i = 0; i < 6; i++) {
-      const status = JSON.parse((await fresh('/status', { headers: { 'x-forwarded-for': `192.0.2.${100 + i}` } })).body) as { active_streams: number };
+      const status = JSON.parse((await call(server.url, '/status', { headers: { 'x-forwarded-for': `192.0.2.${100 + i}` } })).body) as { active_streams: number };
       assert.equal(status.active_streams, 4, 'every worker reports all four');
     }
     for (const s of streams) s.close();

@@ -1,0 +1,102 @@
+import { Redis } from 'ioredis';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamCounter } from '../../functions/sse.ts';
+import type { RateDecision, RateLimiter } from '../server/policies/rate-limit.ts';
+import type { LegacySession, SessionBus } from './session-bus.ts';
+
+/**
+ * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
+ * windows, the open-stream count and legacy MCP sessions. Keys are prefixed `folio:`.
+ */
+export interface RedisState {
+  limiter(limit: number, windowSeconds: number): RateLimiter;
+  streams: StreamCounter;
+  sessions: SessionBus;
+  close(): Promise<void>;
+}
+
+// One window's count: created with its expiry, so a window never outlives itself.
+const HIT = `local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if n == tonumber(ARGV[1]) then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
+return n`;
+
+const SESSION_TTL_SECONDS = 60;
+
+export function redisState(url: string, log: (m: string) => void, node = crypto.randomUUID()): RedisState {
+  // Commands fail at once while the store is away (no queue that grows, no request that hangs).
+  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false };
+  // Commands of one tick go out in one write (the rate limit is one per request).
+  const redis = new Redis(url, { ...options, enableAutoPipelining: true });
+  // Sent by its SHA after the first time.
+  redis.defineCommand('folioHit', { numberOfKeys: 1, lua: HIT });
+  const hit = (key: string, cost: number, end: number) => (redis as unknown as { folioHit(k: string, c: number, e: number): Promise<number> }).folioHit(key, cost, end);
+  const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
+  let warned = false;
+  for (const client of [redis, subscriber]) {
+    client.on('error', (e: Error) => {
+      if (!warned) log(`redis: ${e.message} (retrying)`);
+      warned = true;
+    });
+    client.on('ready', () => (warned = false));
+  }
+  const sessions = new Map<string, LegacySession>();
+  const inbox = `folio:mcp:node:${node}`;
+  void subscriber.subscribe(inbox).catch(() => undefined);
+  subscriber.on('message', (_channel: string, raw: string) => {
+    const { id, message } = JSON.parse(raw) as { id: string; message: JSONRPCMessage };
+    sessions.get(id)?.deliver(message);
+  });
+  // Sessions this node holds are re-announced while open, so a crashed node's expire.
+  const refresh = setInterval(() => {
+    for (const id of sessions.keys()) void redis.set(`folio:mcp:session:${id}`, node, 'EX', SESSION_TTL_SECONDS).catch(() => undefined);
+  }, (SESSION_TTL_SECONDS / 3) * 1000);
+  refresh.unref();
+
+  let active = 0;
+  return {
+    limiter(limit, windowSeconds) {
+      const windowMs = windowSeconds * 1000;
+      return {
+        async hit(key, cost = 1): Promise<RateDecision> {
+          const now = Date.now();
+          const end = (Math.floor(now / windowMs) + 1) * windowMs;
+          const count = Number(await hit(`folio:rate:${end}:${key}`, cost, end));
+          return { limit, remaining: Math.max(0, limit - count), reset: Math.ceil(end / 1000), allowed: count <= limit };
+        },
+      };
+    },
+    streams: {
+      opened: () => void (active++, redis.incr('folio:streams').catch(() => undefined)),
+      closed: () => void (active--, redis.decr('folio:streams').catch(() => undefined)),
+      // This process's own count when the store is away.
+      count: () => redis.get('folio:streams').then((n) => Math.max(0, Number(n ?? 0)), () => active),
+    },
+    sessions: {
+      held: () => sessions.size,
+      open(id, session) {
+        sessions.set(id, session);
+        void redis.set(`folio:mcp:session:${id}`, node, 'EX', SESSION_TTL_SECONDS).catch(() => undefined);
+      },
+      close(id) {
+        sessions.delete(id);
+        void redis.del(`folio:mcp:session:${id}`).catch(() => undefined);
+      },
+      async deliver(id, message) {
+        const local = sessions.get(id);
+        if (local) {
+          if (message) local.deliver(message);
+          return true;
+        }
+        const holder = await redis.get(`folio:mcp:session:${id}`);
+        if (!holder) return false;
+        if (message) await redis.publish(`folio:mcp:node:${holder}`, JSON.stringify({ id, message }));
+        return true;
+      },
+    },
+    async close() {
+      clearInterval(refresh);
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
