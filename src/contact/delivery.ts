@@ -55,6 +55,8 @@ export interface Outbox {
 }
 
 const BATCH = 20;
+/** How long a claimed batch is this sender's: longer than sending it takes. */
+export const LEASE_MS = 5 * 60_000;
 const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** attempts, 3_600_000);
 
 /**
@@ -74,7 +76,7 @@ export function startOutbox(
   async function pass(): Promise<void> {
     do {
       again = false;
-      const due = inbox.dueForDelivery(now(), BATCH);
+      const due = inbox.claimForDelivery(now(), BATCH, LEASE_MS);
       if (due.length === BATCH) again = true;
       for (const m of due) {
         try {

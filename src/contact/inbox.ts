@@ -42,8 +42,12 @@ export interface Inbox {
   /** Forgets a pending message whose payment failed without charging anything. */
   discard(key: string): void;
   list(): StoredMessage[];
-  /** Settled messages not yet delivered whose next attempt is due. */
-  dueForDelivery(now: Date, limit: number): StoredMessage[];
+  /**
+   * Claims settled messages not yet delivered whose next attempt is due, for `leaseMs`: no other
+   * sender (process or machine on the same store) gets them until the lease ends, and a sender that
+   * dies mid-way leaves them to be claimed again when it does.
+   */
+  claimForDelivery(now: Date, limit: number, leaseMs: number): StoredMessage[];
   markDelivered(id: number, at: Date): void;
   markDeliveryFailed(id: number, error: string, nextAttemptAt: Date): void;
   close(): void;
@@ -157,11 +161,14 @@ export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}):
     list() {
       return (db.prepare('SELECT * FROM messages ORDER BY id').all() as Row[]).map(fromRow);
     },
-    dueForDelivery(now, limit) {
+    claimForDelivery(now, limit, leaseMs) {
+      // The lease is the next attempt moved past it: one statement, so two claimers never share a row.
       const rows = db
-        .prepare(`SELECT * FROM messages WHERE state = 'settled' AND delivered_at IS NULL AND next_delivery_at <= ? ORDER BY id LIMIT ?`)
-        .all(now.toISOString(), limit) as Row[];
-      return rows.map(fromRow);
+        .prepare(
+          `UPDATE messages SET next_delivery_at = ? WHERE id IN (SELECT id FROM messages WHERE state = 'settled' AND delivered_at IS NULL AND next_delivery_at <= ? ORDER BY id LIMIT ?) RETURNING *`,
+        )
+        .all(new Date(now.getTime() + leaseMs).toISOString(), now.toISOString(), limit) as Row[];
+      return rows.map(fromRow).sort((a, b) => a.id - b.id);
     },
     markDelivered(id, at) {
       db.prepare('UPDATE messages SET delivered_at = ?, delivery_attempts = delivery_attempts + 1, delivery_error = NULL, next_delivery_at = NULL WHERE id = ?').run(at.toISOString(), id);

@@ -1,5 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { hexToBigInt, numberToHex, parseSignature, serializeSignature, type Address, type Hex } from 'viem';
@@ -255,6 +258,30 @@ describe('delivery outbox', () => {
     assert.equal(inbox.find('k1')!.delivery.attempts, 2);
     outbox.stop();
     inbox.close();
+  });
+
+  test('two senders on one inbox file: each mail is claimed by one; a dead sender\'s lease runs out and the mail is claimed again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-outbox-'));
+    const a = sqliteInbox(join(dir, 'inbox.sqlite'));
+    const b = sqliteInbox(join(dir, 'inbox.sqlite'));
+    const now = new Date('2026-01-01T00:00:00Z');
+    for (const key of ['k1', 'k2', 'k3']) {
+      a.reserve(newMessage(key));
+      settle(a, key, now);
+    }
+    const byA = a.claimForDelivery(now, 2, 60_000);
+    const byB = b.claimForDelivery(now, 10, 60_000);
+    assert.deepEqual(byA.map((m) => m.key), ['k1', 'k2']);
+    assert.deepEqual(byB.map((m) => m.key), ['k3'], 'B gets only what A did not claim');
+    assert.deepEqual(b.claimForDelivery(now, 10, 60_000), [], 'nothing twice');
+    b.markDelivered(byB[0]!.id, now);
+    a.markDelivered(byA[0]!.id, now);
+    // A dies holding k2: after its lease, B claims it; k3 and k1, delivered, never come back.
+    const later = new Date(now.getTime() + 60_001);
+    assert.deepEqual(b.claimForDelivery(later, 10, 60_000).map((m) => m.key), ['k2']);
+    a.close();
+    b.close();
+    await rm(dir, { recursive: true, force: true });
   });
 
   test('the owner mail carries the message, a reply-to and a stable Message-ID', () => {
