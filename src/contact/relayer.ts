@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, defineChain, http, keccak256, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { keyedQueue } from './keyed-queue.ts';
+import { keyedQueue, type KeyedQueue } from './keyed-queue.ts';
 
 /** The account that pays gas to settle permits. One per key and RPC, whatever the number of roots using it. */
 export interface Relayer {
@@ -16,7 +16,11 @@ export interface Relayer {
   resync(): void;
 }
 
-export function createRelayer(rpcUrl: string, chainId: number, key: Hex): Relayer {
+/**
+ * `shared`: a lock that other processes using this key take too. Then the nonce is read from the
+ * chain at each send, since another process may have used the next one.
+ */
+export function createRelayer(rpcUrl: string, chainId: number, key: Hex, shared?: KeyedQueue): Relayer {
   const chain = defineChain({
     id: chainId,
     name: `eip155:${chainId}`,
@@ -29,12 +33,13 @@ export function createRelayer(rpcUrl: string, chainId: number, key: Hex): Relaye
   const wallet = createWalletClient({ account, chain, transport });
 
   // Every send goes through one queue that owns the nonce, so concurrent payments never collide.
-  const queue = keyedQueue();
+  const queue = shared ?? keyedQueue();
   let nextNonce: number | undefined;
 
   const known = (hash: Hex) => client.getTransaction({ hash }).then(() => true, () => false);
 
   async function signAndBroadcast(call: { to: Address; data: Hex }, onSigned: (hash: Hex) => void): Promise<Hex> {
+    if (shared) nextNonce = undefined;
     for (let attempt = 1; ; attempt++) {
       nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       const request = await wallet.prepareTransactionRequest({ ...call, nonce: nextNonce });

@@ -3,7 +3,7 @@ import type { Address } from 'viem';
 import { ChainUnavailable, Reverted, type PaymentChain, type TxOutcome } from './chain.ts';
 import { messageDigest, validateMessage, type ContactMessage } from './fields.ts';
 import type { Inbox, StoredMessage } from './inbox.ts';
-import type { KeyedQueue } from './keyed-queue.ts';
+import { LockUnavailable, type KeyedQueue } from './keyed-queue.ts';
 import { buildOffer, paymentRequired, paymentRequiredBody, type Offer } from './offer.ts';
 import { parsePayment, paymentKey, permitOf, samePermit, signedPermit, verifyPayment, type ParsedPayment } from './payment.ts';
 import { refusalForRevert, refusals, type Refusal } from './refusals.ts';
@@ -157,7 +157,7 @@ export function contactService(deps: ContactServiceDeps): ContactService {
         return await deps.perPayer(payer, () => pay(checked.message, parsed, offer));
       } catch (e) {
         // A read that reverts means the token is not what the configuration says.
-        if (e instanceof ChainUnavailable || e instanceof Reverted) return unavailable(e);
+        if (e instanceof ChainUnavailable || e instanceof Reverted || e instanceof LockUnavailable) return unavailable(e);
         throw e;
       }
     },

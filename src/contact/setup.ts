@@ -2,7 +2,7 @@ import type { ContactConfig } from './config.ts';
 import { paymentChain } from './chain.ts';
 import { ownerMail, smtpSender, startOutbox, type MailSettings, type Outbox } from './delivery.ts';
 import { sqliteInbox, type Inbox } from './inbox.ts';
-import { keyedQueue } from './keyed-queue.ts';
+import { keyedQueue, type KeyedQueue } from './keyed-queue.ts';
 import { createRelayer, type Relayer } from './relayer.ts';
 import { contactService, type ContactService } from './service.ts';
 
@@ -21,9 +21,10 @@ export interface OpenContact {
  * Wires each configured root: its inbox, its token on its chain, and the relayer, which is shared
  * when two roots use the same key on the same chain so that its nonces stay in one queue.
  */
-export function openContact(config: ContactConfig, hooks: { crash: () => void }): OpenContact {
+export function openContact(config: ContactConfig, hooks: { crash: () => void; lock?: KeyedQueue }): OpenContact {
   const relayers = new Map<string, Relayer>();
-  const perPayer = keyedQueue();
+  // With a lock other processes share, one payer's payments and one relayer's nonces are serialised across them.
+  const perPayer = hooks.lock ?? keyedQueue();
   const inboxes: Inbox[] = [];
   const outboxes: Outbox[] = [];
   return {
@@ -32,7 +33,7 @@ export function openContact(config: ContactConfig, hooks: { crash: () => void })
       if (!s) return undefined;
       // One account on one chain has one nonce sequence, whatever RPC URL reaches it.
       const relayerId = `${s.chainId}|${s.relayerKey}`;
-      const relayer = relayers.get(relayerId) ?? createRelayer(s.rpcUrl, s.chainId, s.relayerKey);
+      const relayer = relayers.get(relayerId) ?? createRelayer(s.rpcUrl, s.chainId, s.relayerKey, hooks.lock);
       relayers.set(relayerId, relayer);
       const inbox = sqliteInbox(s.database);
       inboxes.push(inbox);

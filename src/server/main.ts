@@ -38,6 +38,7 @@ if (config.workers === 1) {
       signingSecret,
       worker: { index: 1, count: 1 },
       crash: () => process.exit(70),
+      lock: redis?.lock,
     },
     { port: config.port, reusePort: false },
   );

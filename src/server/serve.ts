@@ -7,6 +7,7 @@ import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { ContactService } from '../contact/service.ts';
 import { openContact } from '../contact/setup.ts';
+import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import type { SessionBus } from '../state/session-bus.ts';
 import type { ServerConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
@@ -24,6 +25,8 @@ export interface WorkerState {
   signingSecret: string;
   /** Which worker this is (1-based), of how many. */
   worker: { index: number; count: number };
+  /** A lock shared with other processes (REDIS_URL) for paid contact; absent: this process alone. */
+  lock?: KeyedQueue;
   /** Ends the whole process at once (the test-only crash point): exit 70. */
   crash: () => void;
   /** Paid contact is held by one worker; the others pass its requests on (undefined: this one holds it). */
@@ -46,7 +49,7 @@ export interface Serving {
  */
 export async function serve(config: ServerConfig, state: WorkerState, opts: { port: number; reusePort: boolean }): Promise<Serving> {
   // The crash point exists for the tests of recovery after a settlement (CONTACT_TEST_CRASH_AFTER).
-  const contact = state.contactHolder ? undefined : openContact(config.contact, { crash: state.crash });
+  const contact = state.contactHolder ? undefined : openContact(config.contact, { crash: state.crash, lock: state.lock });
   // One service per root for the life of the server: its inbox and queues outlive builds.
   const services = new Map<string, ContactService | undefined>();
   const contactFor = (name: Root['name'], url: string) => {

@@ -36,6 +36,7 @@ const serving = await serve(
     sessions,
     signingSecret: data.signingSecret,
     worker: { index: data.index, count: data.workers },
+    lock: redis?.lock,
     crash: () => {
       // The whole process goes, as in a real crash: the main thread exits; this thread does nothing more.
       parentPort!.postMessage({ kind: 'crash' });

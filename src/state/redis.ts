@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { RateDecision, RateLimiter } from '../server/policies/rate-limit.ts';
 import type { LegacySession, SessionBus } from './session-bus.ts';
+import { keyedQueue, LockUnavailable, type KeyedQueue } from '../contact/keyed-queue.ts';
 
 /**
  * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
@@ -10,6 +11,8 @@ import type { LegacySession, SessionBus } from './session-bus.ts';
  */
 export interface RedisState {
   limiter(limit: number, windowSeconds: number): RateLimiter;
+  /** Work that must not interleave across processes (a payer's payments, a relayer's nonces). */
+  lock: KeyedQueue;
   streams: StreamCounter;
   sessions: SessionBus;
   close(): Promise<void>;
@@ -21,6 +24,12 @@ if n == tonumber(ARGV[1]) then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
 return n`;
 
 const SESSION_TTL_SECONDS = 60;
+
+// Released only by its holder; a holder that dies lets it go when it expires.
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** Longer than a settlement takes (two transactions and their receipts). */
+const LOCK_TTL_MS = 120_000;
+const LOCK_WAIT_MS = 150_000;
 
 export function redisState(url: string, log: (m: string) => void, node = crypto.randomUUID()): RedisState {
   // Commands fail at once while the store is away (no queue that grows, no request that hangs).
@@ -53,7 +62,32 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
   refresh.unref();
 
   let active = 0;
+  // In arrival order within this process first, then across processes.
+  const local = keyedQueue();
+  const lock: KeyedQueue = (key, task) =>
+    local(key, async () => {
+      const name = `folio:lock:${key}`;
+      const token = crypto.randomUUID();
+      const until = Date.now() + LOCK_WAIT_MS;
+      for (;;) {
+        let taken: string | null;
+        try {
+          taken = await redis.set(name, token, 'PX', LOCK_TTL_MS, 'NX');
+        } catch (e) {
+          throw new LockUnavailable(`the shared lock store is unreachable: ${(e as Error).message}`);
+        }
+        if (taken) break;
+        if (Date.now() > until) throw new LockUnavailable(`waited ${LOCK_WAIT_MS} ms for ${key}`);
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      try {
+        return await task();
+      } finally {
+        await redis.eval(RELEASE, 1, name, token).catch(() => undefined);
+      }
+    });
   return {
+    lock,
     limiter(limit, windowSeconds) {
       const windowMs = windowSeconds * 1000;
       return {

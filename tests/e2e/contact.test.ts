@@ -17,6 +17,7 @@ import { permitTypedData, type Permit } from '../../src/contact/permit.ts';
 import { TOKEN_ABI } from '../../src/contact/token-abi.ts';
 import { get, startServer, type Got, type RunningServer } from '../helpers/server.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts';
+import { redisBinary, startRedis } from '../helpers/redis.ts';
 
 // A real anvil on a random port, the FolioToken compiled and deployed; every test pays from its own fresh payer.
 let chain: LocalPayments | undefined;
@@ -442,3 +443,41 @@ function highS(payment: PaymentPayload): PaymentPayload {
   const flipped = serializeSignature({ r, s: numberToHex(n - hexToBigInt(s), { size: 32 }), yParity: yParity === 0 ? 1 : 0 });
   return { ...payment, payload: { ...payment.payload, signature: flipped } };
 }
+
+// Two processes on one machine: one inbox file, one Redis for the locks (a payer's payments, the
+// relayer's nonces), each with its own outbox over the file.
+const redisServer = redisBinary();
+describe('paid contact across two processes (REDIS_URL, one inbox file)', { skip: skip || (redisServer ? false : 'redis-server is not installed: apt-get install -y redis-server') }, () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let a: RunningServer;
+  let b: RunningServer;
+  const database = () => join(dir, 'shared.sqlite');
+  before(async () => {
+    redis = await startRedis(redisServer!);
+    const env = { ...mainEnv(database()), REDIS_URL: redis.url, EVENT_SIGNING_SECRET: 'two-processes', CONTACT_SMTP_URL: smtp!.url, CONTACT_MAIL_TO: 'owner@example.com' };
+    [a, b] = await Promise.all([serve(env), serve(env)]);
+  });
+  after(() => redis?.stop());
+
+  test('20 identical paid retries split across A and B: one charge, one stored message, one e-mail, 20 identical answers; other payers at once never collide on the nonce', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner, a.url);
+    const payers = await Promise.all([payer(), payer(), payer(), payer()]);
+    const others = await Promise.all(payers.map(async (p) => [p, await validPayment(p, a.url)] as const));
+    const [dupes, rest] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, (_, i) => send(i % 2 ? b.url : a.url, message('Twenty times, two processes.'), payment))),
+      Promise.all(others.map(([p, pay], i) => send(i % 2 ? a.url : b.url, message(`From ${p.address}, two processes`), pay))),
+    ]);
+    assert.deepEqual(dupes.map((d) => d.status), Array(20).fill(200), dupes.find((d) => d.status !== 200)?.text);
+    assert.equal(new Set(dupes.map((d) => d.text)).size, 1, 'every duplicate got the one original answer');
+    assert.deepEqual(rest.map((d) => d.status), [200, 200, 200, 200], rest.find((d) => d.status !== 200)?.text);
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'exactly one transfer on chain');
+    assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
+    assert.equal(storedFor(database(), owner.address).length, 1, 'one stored message');
+    for (const [p] of others) assert.equal((await transfersFrom(p.address)).length, 1);
+    const mails = () => smtp!.mails.filter((m) => m.includes('Twenty times, two processes.'));
+    for (let i = 0; i < 50 && mails().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(mails().length, 1, 'one e-mail, though both processes run an outbox over the file');
+  });
+});
