@@ -25,10 +25,12 @@ return n`;
 
 const SESSION_TTL_SECONDS = 60;
 
-// Released only by its holder; a holder that dies lets it go when it expires.
+// Released and extended only by its holder; a holder that dies lets it go when it expires.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+/** A held lock is extended every third of this; a crashed holder's is free again within it. */
+const LOCK_TTL_MS = 10_000;
 /** Longer than a settlement takes (two transactions and their receipts). */
-const LOCK_TTL_MS = 120_000;
 const LOCK_WAIT_MS = 150_000;
 
 export function redisState(url: string, log: (m: string) => void, node = crypto.randomUUID()): RedisState {
@@ -80,9 +82,11 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
         if (Date.now() > until) throw new LockUnavailable(`waited ${LOCK_WAIT_MS} ms for ${key}`);
         await new Promise((r) => setTimeout(r, 15));
       }
+      const extend = setInterval(() => void redis.eval(EXTEND, 1, name, token, LOCK_TTL_MS).catch(() => undefined), LOCK_TTL_MS / 3);
       try {
         return await task();
       } finally {
+        clearInterval(extend);
         await redis.eval(RELEASE, 1, name, token).catch(() => undefined);
       }
     });

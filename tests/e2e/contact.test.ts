@@ -480,4 +480,37 @@ describe('paid contact across two processes (REDIS_URL, one inbox file)', { skip
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(mails().length, 1, 'one e-mail, though both processes run an outbox over the file');
   });
+
+  test('the process settling a payment dies (after the transfer, before the answer); the retry on the other gets the stored answer, charged once', async () => {
+    const crashing = await serve({ ...mainEnv(database()), REDIS_URL: redis.url, EVENT_SIGNING_SECRET: 'two-processes', CONTACT_TEST_CRASH_AFTER: 'settle' });
+    const owner = await payer();
+    const payment = await validPayment(owner, crashing.url);
+    await assert.rejects(send(crashing.url, message('Through a crash, two processes.'), payment), 'the connection drops');
+    assert.equal(await crashing.exited, 70);
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'the transfer went through before the crash');
+    // The dead process's lock expires; B finishes what A started.
+    const retry = await send(b.url, message('Through a crash, two processes.'), payment);
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal((await send(a.url, message('Through a crash, two processes.'), payment)).text, retry.text, 'the same answer on A');
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'nothing charged twice');
+    assert.equal(storedFor(database(), owner.address).length, 1);
+  });
+
+  test('the lock store away: a clear 503 and nothing charged; paid again once it returns', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner, a.url);
+    await redis.down();
+    const refused = await send(a.url, message('While Redis is away.'), payment);
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(typeof refused.json.error, 'string');
+    assert.equal((await transfersFrom(owner.address)).length, 0);
+    await redis.up();
+    let r = refused;
+    for (let i = 0; i < 50 && r.status === 503; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      r = await send(b.url, message('While Redis is away.'), payment);
+    }
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await transfersFrom(owner.address)).length, 1);
+  });
 });
