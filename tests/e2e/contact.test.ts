@@ -18,6 +18,7 @@ import { TOKEN_ABI } from '../../src/contact/token-abi.ts';
 import { get, startServer, type Got, type RunningServer } from '../helpers/server.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts';
 import { redisBinary, startRedis } from '../helpers/redis.ts';
+import { call } from '../helpers/connection.ts';
 
 // A real anvil on a random port, the FolioToken compiled and deployed; every test pays from its own fresh payer.
 let chain: LocalPayments | undefined;
@@ -512,5 +513,27 @@ describe('paid contact across two processes (REDIS_URL, one inbox file)', { skip
     }
     assert.equal(r.status, 200, r.text);
     assert.equal((await transfersFrom(owner.address)).length, 1);
+  });
+});
+
+// The embedded default: one server, two worker threads; paid contact is held by one and relayed.
+describe('paid contact across the workers of one server', { skip }, () => {
+  test('20 identical paid retries on their own connections (spread over both workers): one charge, one message, identical answers', async () => {
+    const database = join(dir, 'workers.sqlite');
+    const server = await serve({ ...mainEnv(database), WORKERS: '2' });
+    const owner = await payer();
+    const payment = encodePaymentSignatureHeader(await validPayment(owner, server.url));
+    const dupes = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call(server.url, '/contact/send', { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': payment }, body: JSON.stringify(message('Twenty times, two workers.')) }),
+      ),
+    );
+    assert.deepEqual(dupes.map((d) => d.status), Array(20).fill(200), dupes.find((d) => d.status !== 200)?.body);
+    assert.equal(new Set(dupes.map((d) => d.body)).size, 1);
+    assert.equal((await transfersFrom(owner.address)).length, 1);
+    assert.equal(storedFor(database, owner.address).length, 1);
+    const workers = new Set<number>();
+    for (let i = 0; i < 20 && workers.size < 2; i++) workers.add((JSON.parse((await call(server.url, '/status')).body) as { worker: number }).worker);
+    assert.equal(workers.size, 2, 'both workers were serving');
   });
 });
