@@ -21,8 +21,8 @@ if (!existsSync(file)) {
   process.exit(command === 'list' ? 0 : 1);
 }
 const inbox = sqliteInbox(file, { readOnly: true });
-const messages = inbox.list();
-inbox.close();
+const messages = await inbox.list();
+await inbox.close();
 
 function exported(m: StoredMessage) {
   return {

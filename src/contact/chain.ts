@@ -39,8 +39,8 @@ export interface PaymentChain {
   readonly spender: Address;
   tokenInfo(): Promise<TokenInfo>;
   state(owner: Address): Promise<ChainState>;
-  permit(permit: Permit, signature: Hex, onSigned: (hash: Hex) => void): Promise<TxOutcome>;
-  transfer(owner: Address, value: bigint, onSigned: (hash: Hex) => void): Promise<TxOutcome>;
+  permit(permit: Permit, signature: Hex, onSigned: (hash: Hex) => void | Promise<void>): Promise<TxOutcome>;
+  transfer(owner: Address, value: bigint, onSigned: (hash: Hex) => void | Promise<void>): Promise<TxOutcome>;
   /** A sent transaction's outcome (waiting while it is pending), or undefined when the chain does not know it. */
   outcome(hash: Hex): Promise<TxOutcome | undefined>;
 }

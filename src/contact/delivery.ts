@@ -76,15 +76,15 @@ export function startOutbox(
   async function pass(): Promise<void> {
     do {
       again = false;
-      const due = inbox.claimForDelivery(now(), BATCH, LEASE_MS);
+      const due = await inbox.claimForDelivery(now(), BATCH, LEASE_MS);
       if (due.length === BATCH) again = true;
       for (const m of due) {
         try {
           await deliver(m);
-          inbox.markDelivered(m.id, now());
+          await inbox.markDelivered(m.id, now());
         } catch (e) {
           const next = new Date(now().getTime() + backoffMs(m.delivery.attempts));
-          inbox.markDeliveryFailed(m.id, (e as Error).message, next);
+          await inbox.markDeliveryFailed(m.id, (e as Error).message, next);
           log(`contact: delivery of message ${m.id} failed (${(e as Error).message}); next attempt ${next.toISOString()}`);
         }
       }

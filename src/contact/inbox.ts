@@ -34,23 +34,23 @@ export interface StoredMessage extends NewMessage {
  * is an outbox over the same rows.
  */
 export interface Inbox {
-  find(key: string): StoredMessage | undefined;
+  find(key: string): Promise<StoredMessage | undefined>;
   /** Writes the message ahead of settlement; a key that is already there is left as it is. */
-  reserve(entry: NewMessage): StoredMessage;
-  recordTransaction(key: string, step: 'permit' | 'transfer', hash: Hex): void;
-  complete(key: string, answer: SentAnswer, at: Date): void;
+  reserve(entry: NewMessage): Promise<StoredMessage>;
+  recordTransaction(key: string, step: 'permit' | 'transfer', hash: Hex): Promise<void>;
+  complete(key: string, answer: SentAnswer, at: Date): Promise<void>;
   /** Forgets a pending message whose payment failed without charging anything. */
-  discard(key: string): void;
-  list(): StoredMessage[];
+  discard(key: string): Promise<void>;
+  list(): Promise<StoredMessage[]>;
   /**
    * Claims settled messages not yet delivered whose next attempt is due, for `leaseMs`: no other
    * sender (process or machine on the same store) gets them until the lease ends, and a sender that
    * dies mid-way leaves them to be claimed again when it does.
    */
-  claimForDelivery(now: Date, limit: number, leaseMs: number): StoredMessage[];
-  markDelivered(id: number, at: Date): void;
-  markDeliveryFailed(id: number, error: string, nextAttemptAt: Date): void;
-  close(): void;
+  claimForDelivery(now: Date, limit: number, leaseMs: number): Promise<StoredMessage[]>;
+  markDelivered(id: number, at: Date): Promise<void>;
+  markDeliveryFailed(id: number, error: string, nextAttemptAt: Date): Promise<void>;
+  close(): Promise<void>;
 }
 
 const SCHEMA = `
@@ -138,16 +138,16 @@ export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}):
   };
 
   return {
-    find,
-    reserve(e) {
+    find: async (key) => find(key),
+    async reserve(e) {
       const m = e.message;
       insert.run(e.key, m.sender, m.body, m.reply_to ?? null, m.callback ?? null, e.digest, e.network, e.asset, e.payTo, e.permit.owner, JSON.stringify(e.permit), new Date().toISOString());
       return find(e.key)!;
     },
-    recordTransaction(key, step, hash) {
+    async recordTransaction(key, step, hash) {
       db.prepare(`UPDATE messages SET ${step === 'permit' ? 'permit_tx' : 'transfer_tx'} = ? WHERE payment_key = ?`).run(hash, key);
     },
-    complete(key, answer, at) {
+    async complete(key, answer, at) {
       db.prepare(`UPDATE messages SET state = 'settled', answer = ?, settled_at = ?, next_delivery_at = ? WHERE payment_key = ? AND state = 'pending'`).run(
         JSON.stringify(answer),
         at.toISOString(),
@@ -155,13 +155,13 @@ export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}):
         key,
       );
     },
-    discard(key) {
+    async discard(key) {
       db.prepare(`DELETE FROM messages WHERE payment_key = ? AND state = 'pending'`).run(key);
     },
-    list() {
+    async list() {
       return (db.prepare('SELECT * FROM messages ORDER BY id').all() as Row[]).map(fromRow);
     },
-    claimForDelivery(now, limit, leaseMs) {
+    async claimForDelivery(now, limit, leaseMs) {
       // The lease is the next attempt moved past it: one statement, so two claimers never share a row.
       const rows = db
         .prepare(
@@ -170,13 +170,13 @@ export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}):
         .all(new Date(now.getTime() + leaseMs).toISOString(), now.toISOString(), limit) as Row[];
       return rows.map(fromRow).sort((a, b) => a.id - b.id);
     },
-    markDelivered(id, at) {
+    async markDelivered(id, at) {
       db.prepare('UPDATE messages SET delivered_at = ?, delivery_attempts = delivery_attempts + 1, delivery_error = NULL, next_delivery_at = NULL WHERE id = ?').run(at.toISOString(), id);
     },
-    markDeliveryFailed(id, error, nextAttemptAt) {
+    async markDeliveryFailed(id, error, nextAttemptAt) {
       db.prepare('UPDATE messages SET delivery_attempts = delivery_attempts + 1, delivery_error = ?, next_delivery_at = ? WHERE id = ?').run(error, nextAttemptAt.toISOString(), id);
     },
-    close() {
+    async close() {
       if (db.isOpen) db.close();
     },
   };

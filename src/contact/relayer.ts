@@ -11,7 +11,7 @@ export interface Relayer {
    * Signs the call with the relayer's next nonce, hands the transaction hash to `onSigned` (so it
    * can be stored before anything is broadcast), broadcasts, and returns the hash.
    */
-  send(call: { to: Address; data: Hex }, onSigned: (hash: Hex) => void): Promise<Hex>;
+  send(call: { to: Address; data: Hex }, onSigned: (hash: Hex) => void | Promise<void>): Promise<Hex>;
   /** Forget the local nonce (a transaction was not confirmed in time and may have been dropped). */
   resync(): void;
 }
@@ -38,14 +38,15 @@ export function createRelayer(rpcUrl: string, chainId: number, key: Hex, shared?
 
   const known = (hash: Hex) => client.getTransaction({ hash }).then(() => true, () => false);
 
-  async function signAndBroadcast(call: { to: Address; data: Hex }, onSigned: (hash: Hex) => void): Promise<Hex> {
+  async function signAndBroadcast(call: { to: Address; data: Hex }, onSigned: (hash: Hex) => void | Promise<void>): Promise<Hex> {
     if (shared) nextNonce = undefined;
     for (let attempt = 1; ; attempt++) {
       nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       const request = await wallet.prepareTransactionRequest({ ...call, nonce: nextNonce });
       const serializedTransaction = await wallet.signTransaction(request);
       const hash = keccak256(serializedTransaction);
-      onSigned(hash);
+      // Stored before anything is broadcast.
+      await onSigned(hash);
       try {
         await client.sendRawTransaction({ serializedTransaction });
         nextNonce += 1;

@@ -67,12 +67,12 @@ export function contactService(deps: ContactServiceDeps): ContactService {
     };
   }
 
-  function complete(row: StoredMessage, transfer: TxOutcome): ContactOutcome {
+  async function complete(row: StoredMessage, transfer: TxOutcome): Promise<ContactOutcome> {
     const answer = sentAnswer(
       { messageId: row.id, network: row.network, asset: row.asset, payer: row.permit.owner, payTo: row.payTo, amount: row.permit.value },
       transfer,
     );
-    inbox.complete(row.key, answer, new Date());
+    await inbox.complete(row.key, answer, new Date());
     deps.onStored?.();
     return { kind: 'sent', answer };
   }
@@ -101,7 +101,7 @@ export function contactService(deps: ContactServiceDeps): ContactService {
     // Our permit or a front-runner's copy of it: either way the allowance is the relayer's to spend.
     if (state.nonce <= permit.nonce || state.allowance < permit.value) {
       // No transfer of ours went through (checked above), so nothing was charged.
-      inbox.discard(row.key);
+      await inbox.discard(row.key);
       return refuse(permitFailure ?? refusals.alreadyUsed());
     }
     let transfer: TxOutcome;
@@ -121,7 +121,7 @@ export function contactService(deps: ContactServiceDeps): ContactService {
     const key = paymentKey(offer, payment.permit);
     const digest = messageDigest(message);
     const signed = signedPermit(payment);
-    const stored = inbox.find(key);
+    const stored = await inbox.find(key);
     if (stored) {
       if (!samePermit(stored.permit, signed)) return paymentRequiredOutcome(offer, refusals.alreadyUsed());
       if (stored.digest !== digest) {
@@ -133,7 +133,7 @@ export function contactService(deps: ContactServiceDeps): ContactService {
     const refusal = await verifyPayment(payment, offer, await chain.state(payment.permit.owner));
     if (refusal) return paymentRequiredOutcome(offer, refusal);
     const { asset, payTo } = deps.terms;
-    const row = inbox.reserve({ key, message, digest, network: offer.requirements.network, asset, payTo, permit: signed });
+    const row = await inbox.reserve({ key, message, digest, network: offer.requirements.network, asset, payTo, permit: signed });
     return settle(row, offer);
   }
 

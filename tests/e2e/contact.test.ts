@@ -193,7 +193,7 @@ describe('paid contact', { skip }, () => {
       transfers.map((t) => [t.transactionHash, t.args.to, t.args.value]),
       [[r.json.txHash, addressOf(MAIN.payTo), PRICE]],
     );
-    const stored = storedFor(join(dir, 'main.sqlite'), owner.address);
+    const stored = (await storedFor(join(dir, 'main.sqlite'), owner.address));
     assert.equal(stored.length, 1);
     assert.equal(stored[0]!.state, 'settled');
     assert.deepEqual(stored[0]!.message, message('A paid hello.'));
@@ -268,7 +268,7 @@ describe('paid contact', { skip }, () => {
     assert.match(other.json.error, /different message/);
     assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
     assert.equal((await transfersFrom(owner.address)).length, 1);
-    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 1);
+    assert.equal((await storedFor(join(dir, 'main.sqlite'), owner.address)).length, 1);
   });
 
   test('a permit front-run on chain by someone else: 402 permit_already_used, no transfer', async () => {
@@ -289,7 +289,7 @@ describe('paid contact', { skip }, () => {
     assert.equal(await nonceOf(owner.address), 1n);
     assertRefused(await send(paid.url, message(), payment), 'permit_already_used');
     await assertNothingCharged(owner, FUNDS);
-    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 0);
+    assert.equal((await storedFor(join(dir, 'main.sqlite'), owner.address)).length, 0);
   });
 
   test('20 concurrent duplicates settle once; payments from different payers at once never collide on the relayer nonce', async () => {
@@ -305,7 +305,7 @@ describe('paid contact', { skip }, () => {
     assert.deepEqual(rest.map((d) => d.status), [200, 200, 200, 200], rest.find((d) => d.status !== 200)?.text);
     assert.equal((await transfersFrom(owner.address)).length, 1, 'exactly one transfer on chain');
     assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
-    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 1, 'one stored message');
+    assert.equal((await storedFor(join(dir, 'main.sqlite'), owner.address)).length, 1, 'one stored message');
     for (const [p] of others) assert.equal((await transfersFrom((await p).address)).length, 1);
   });
 
@@ -322,7 +322,7 @@ describe('paid contact', { skip }, () => {
     assert.match(mail, /^Subject: Paid message from mail-test$/m);
     assert.match(mail.replaceAll('=\n', ''), new RegExp(`Transaction: ${r.json.txHash}`), 'quoted-printable, unfolded');
     assert.equal(mailsOf('Twenty times.').length, 1, 'one mail for the twenty duplicates');
-    assert.ok(storedFor(join(dir, 'main.sqlite'), owner.address)[0]!.delivery.deliveredAt, 'marked delivered');
+    assert.ok((await storedFor(join(dir, 'main.sqlite'), owner.address))[0]!.delivery.deliveredAt, 'marked delivered');
   });
 
   test('a crash between settlement and answer: the retry returns the original result, the message exists once; a relayer key used by another process too', async () => {
@@ -336,7 +336,7 @@ describe('paid contact', { skip }, () => {
     assert.equal(await crashing.exited, 70);
     const [transfer] = await transfersFrom(owner.address);
     assert.ok(transfer, 'the transfer went through before the crash');
-    assert.equal(storedFor(database, owner.address)[0]!.state, 'pending', 'written ahead, not completed');
+    assert.equal((await storedFor(database, owner.address))[0]!.state, 'pending', 'written ahead, not completed');
 
     const restarted = await serve(mainEnv(database));
     const retry = await send(restarted.url, message('Through a crash.'), payment);
@@ -346,7 +346,7 @@ describe('paid contact', { skip }, () => {
     assert.equal(again.text, retry.text);
     assert.equal((await transfersFrom(owner.address)).length, 1, 'one transfer on chain');
     assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
-    const stored = storedFor(database, owner.address);
+    const stored = (await storedFor(database, owner.address));
     assert.equal(stored.length, 1);
     assert.equal(stored[0]!.state, 'settled');
     // Those servers used the same relayer key: the long-running one's nonce count is stale, and must recover.
@@ -384,8 +384,8 @@ describe('paid contact', { skip }, () => {
     const r = await send(paid.url, message(), await validPayment(owner, paid.url, '/sandbox/contact/send'), '/sandbox/contact/send');
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.receipt.payTo, addressOf(SANDBOX.payTo));
-    assert.equal(storedFor(join(dir, 'sandbox.sqlite'), owner.address).length, 1);
-    assert.equal(storedFor(join(dir, 'main.sqlite'), owner.address).length, 0);
+    assert.equal((await storedFor(join(dir, 'sandbox.sqlite'), owner.address)).length, 1);
+    assert.equal((await storedFor(join(dir, 'main.sqlite'), owner.address)).length, 0);
   });
 
   test('503 {error} when contact is switched off, not configured, or its chain is unreachable or not the configured one', async () => {
@@ -427,12 +427,12 @@ async function run(script: string, args: string[], env: Record<string, string> =
   }
 }
 
-function storedFor(database: string, owner: Address) {
+async function storedFor(database: string, owner: Address) {
   const inbox = sqliteInbox(database, { readOnly: true });
   try {
-    return inbox.list().filter((m) => m.permit.owner === owner);
+    return (await inbox.list()).filter((m) => m.permit.owner === owner);
   } finally {
-    inbox.close();
+    await inbox.close();
   }
 }
 
@@ -474,7 +474,7 @@ describe('paid contact across two processes (REDIS_URL, one inbox file)', { skip
     assert.deepEqual(rest.map((d) => d.status), [200, 200, 200, 200], rest.find((d) => d.status !== 200)?.text);
     assert.equal((await transfersFrom(owner.address)).length, 1, 'exactly one transfer on chain');
     assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
-    assert.equal(storedFor(database(), owner.address).length, 1, 'one stored message');
+    assert.equal((await storedFor(database(), owner.address)).length, 1, 'one stored message');
     for (const [p] of others) assert.equal((await transfersFrom(p.address)).length, 1);
     const mails = () => smtp!.mails.filter((m) => m.includes('Twenty times, two processes.'));
     for (let i = 0; i < 50 && mails().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -494,7 +494,7 @@ describe('paid contact across two processes (REDIS_URL, one inbox file)', { skip
     assert.equal(retry.status, 200, retry.text);
     assert.equal((await send(a.url, message('Through a crash, two processes.'), payment)).text, retry.text, 'the same answer on A');
     assert.equal((await transfersFrom(owner.address)).length, 1, 'nothing charged twice');
-    assert.equal(storedFor(database(), owner.address).length, 1);
+    assert.equal((await storedFor(database(), owner.address)).length, 1);
   });
 
   test('the lock store away: a clear 503 and nothing charged; paid again once it returns', async () => {
@@ -531,7 +531,7 @@ describe('paid contact across the workers of one server', { skip }, () => {
     assert.deepEqual(dupes.map((d) => d.status), Array(20).fill(200), dupes.find((d) => d.status !== 200)?.body);
     assert.equal(new Set(dupes.map((d) => d.body)).size, 1);
     assert.equal((await transfersFrom(owner.address)).length, 1);
-    assert.equal(storedFor(database, owner.address).length, 1);
+    assert.equal((await storedFor(database, owner.address)).length, 1);
     const workers = new Set<number>();
     for (let i = 0; i < 20 && workers.size < 2; i++) workers.add((JSON.parse((await call(server.url, '/status')).body) as { worker: number }).worker);
     assert.equal(workers.size, 2, 'both workers were serving');

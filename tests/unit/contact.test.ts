@@ -194,35 +194,35 @@ function newMessage(key: string): NewMessage {
   };
 }
 
-function settle(inbox: ReturnType<typeof sqliteInbox>, key: string, at: Date) {
-  const row = inbox.find(key)!;
+async function settle(inbox: ReturnType<typeof sqliteInbox>, key: string, at: Date) {
+  const row = (await inbox.find(key))!;
   const answer = sentAnswer(
     { messageId: row.id, network: 'eip155:31337', asset: ASSET, payer: payer.address, payTo: PAY_TO, amount: '100000' },
     { hash: `0x${'aa'.repeat(32)}`, blockNumber: 7n, blockHash: `0x${'bb'.repeat(32)}` },
   );
-  inbox.complete(key, answer, at);
+  await inbox.complete(key, answer, at);
 }
 
 describe('inbox', () => {
-  test('write-ahead: a key is reserved once, completed once, and only a pending one can be discarded', () => {
+  test('write-ahead: a key is reserved once, completed once, and only a pending one can be discarded', async () => {
     const inbox = sqliteInbox(':memory:');
-    const first = inbox.reserve(newMessage('k1'));
-    const again = inbox.reserve({ ...newMessage('k1'), digest: 'other' });
+    const first = (await inbox.reserve(newMessage('k1')));
+    const again = (await inbox.reserve({ ...newMessage('k1'), digest: 'other' }));
     assert.equal(again.id, first.id);
     assert.equal(again.digest, 'd', 'the first write stands');
-    inbox.recordTransaction('k1', 'transfer', `0x${'cc'.repeat(32)}`);
-    assert.equal(inbox.find('k1')!.transferTx, `0x${'cc'.repeat(32)}`);
-    settle(inbox, 'k1', new Date());
-    inbox.discard('k1');
-    const stored = inbox.find('k1')!;
+    await inbox.recordTransaction('k1', 'transfer', `0x${'cc'.repeat(32)}`);
+    assert.equal((await inbox.find('k1'))!.transferTx, `0x${'cc'.repeat(32)}`);
+    await settle(inbox, 'k1', new Date());
+    await inbox.discard('k1');
+    const stored = (await inbox.find('k1'))!;
     assert.equal(stored.state, 'settled');
     assert.equal(stored.answer!.body.receipt.blockNumber, '7');
     assert.deepEqual(stored.message, newMessage('k1').message);
-    inbox.reserve(newMessage('k2'));
-    inbox.discard('k2');
-    assert.equal(inbox.find('k2'), undefined);
-    assert.deepEqual(inbox.list().map((m) => m.key), ['k1']);
-    inbox.close();
+    (await inbox.reserve(newMessage('k2')));
+    await inbox.discard('k2');
+    assert.equal((await inbox.find('k2')), undefined);
+    assert.deepEqual((await inbox.list()).map((m) => m.key), ['k1']);
+    await inbox.close();
   });
 });
 
@@ -230,9 +230,9 @@ describe('delivery outbox', () => {
   test('a failed delivery is retried after backoff; a delivered message is never sent again', async () => {
     const inbox = sqliteInbox(':memory:');
     let now = new Date('2026-01-01T00:00:00Z');
-    inbox.reserve(newMessage('k1'));
-    settle(inbox, 'k1', now);
-    inbox.reserve(newMessage('k2'));
+    (await inbox.reserve(newMessage('k1')));
+    await settle(inbox, 'k1', now);
+    (await inbox.reserve(newMessage('k2')));
     const sent: string[] = [];
     let failNext = true;
     const outbox = startOutbox(
@@ -248,16 +248,16 @@ describe('delivery outbox', () => {
     );
     await outbox.kick();
     assert.deepEqual(sent, []);
-    assert.equal(inbox.find('k1')!.delivery.error, 'smtp down');
+    assert.equal((await inbox.find('k1'))!.delivery.error, 'smtp down');
     await outbox.kick();
     assert.deepEqual(sent, [], 'not before the backoff');
     now = new Date(now.getTime() + 31_000);
     await outbox.kick();
     await outbox.kick();
     assert.deepEqual(sent, ['k1'], 'delivered once; the pending message is not delivered');
-    assert.equal(inbox.find('k1')!.delivery.attempts, 2);
+    assert.equal((await inbox.find('k1'))!.delivery.attempts, 2);
     outbox.stop();
-    inbox.close();
+    await inbox.close();
   });
 
   test('two senders on one inbox file: each mail is claimed by one; a dead sender\'s lease runs out and the mail is claimed again', async () => {
@@ -266,34 +266,34 @@ describe('delivery outbox', () => {
     const b = sqliteInbox(join(dir, 'inbox.sqlite'));
     const now = new Date('2026-01-01T00:00:00Z');
     for (const key of ['k1', 'k2', 'k3']) {
-      a.reserve(newMessage(key));
-      settle(a, key, now);
+      (await a.reserve(newMessage(key)));
+      await settle(a, key, now);
     }
-    const byA = a.claimForDelivery(now, 2, 60_000);
-    const byB = b.claimForDelivery(now, 10, 60_000);
+    const byA = (await a.claimForDelivery(now, 2, 60_000));
+    const byB = (await b.claimForDelivery(now, 10, 60_000));
     assert.deepEqual(byA.map((m) => m.key), ['k1', 'k2']);
     assert.deepEqual(byB.map((m) => m.key), ['k3'], 'B gets only what A did not claim');
-    assert.deepEqual(b.claimForDelivery(now, 10, 60_000), [], 'nothing twice');
-    b.markDelivered(byB[0]!.id, now);
-    a.markDelivered(byA[0]!.id, now);
+    assert.deepEqual((await b.claimForDelivery(now, 10, 60_000)), [], 'nothing twice');
+    await b.markDelivered(byB[0]!.id, now);
+    await a.markDelivered(byA[0]!.id, now);
     // A dies holding k2: after its lease, B claims it; k3 and k1, delivered, never come back.
     const later = new Date(now.getTime() + 60_001);
-    assert.deepEqual(b.claimForDelivery(later, 10, 60_000).map((m) => m.key), ['k2']);
-    a.close();
-    b.close();
+    assert.deepEqual((await b.claimForDelivery(later, 10, 60_000)).map((m) => m.key), ['k2']);
+    await a.close();
+    await b.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('the owner mail carries the message, a reply-to and a stable Message-ID', () => {
+  test('the owner mail carries the message, a reply-to and a stable Message-ID', async () => {
     const inbox = sqliteInbox(':memory:');
-    inbox.reserve(newMessage('k1'));
-    settle(inbox, 'k1', new Date());
-    const mail = ownerMail(inbox.find('k1')!, { from: 'folio@example.com', to: 'owner@example.com' });
+    (await inbox.reserve(newMessage('k1')));
+    await settle(inbox, 'k1', new Date());
+    const mail = ownerMail((await inbox.find('k1'))!, { from: 'folio@example.com', to: 'owner@example.com' });
     assert.equal(mail.replyTo, 'r@example.com');
     assert.match(mail.text, /^b\n/);
     assert.match(mail.text, /Transaction: 0xaa/);
-    assert.equal(mail.messageId, ownerMail(inbox.find('k1')!, { from: 'x', to: 'y' }).messageId);
-    inbox.close();
+    assert.equal(mail.messageId, ownerMail((await inbox.find('k1'))!, { from: 'x', to: 'y' }).messageId);
+    await inbox.close();
   });
 });
 
