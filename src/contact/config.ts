@@ -20,6 +20,8 @@ export interface ContactConfig {
   sandbox?: ContactSettings;
   /** Delivery of the site's messages by e-mail. */
   mail?: MailSettings;
+  /** PostgreSQL for every root's inbox (DATABASE_URL), shared by processes and machines; else each root's SQLite file. */
+  databaseUrl?: string;
   /** Tests only: the server exits right after a settlement, before storing its completion. */
   crashAfter?: 'settle';
   /** Why a partly configured contact stays off, for the start-up log. */
@@ -89,6 +91,7 @@ export function readContactConfig(env: NodeJS.ProcessEnv): ContactConfig {
     sandbox,
     mail: smtpUrl && to ? { smtpUrl, to, from: env.CONTACT_MAIL_FROM || 'Folio <folio@localhost>' } : undefined,
     crashAfter: env.CONTACT_TEST_CRASH_AFTER === 'settle' ? 'settle' : undefined,
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     notes,
   };
 }

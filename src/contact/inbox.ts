@@ -53,9 +53,10 @@ export interface Inbox {
   close(): Promise<void>;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS messages (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+/** The table, in SQLite's or PostgreSQL's words (they differ only in the id column). */
+const schema = (table: string, dialect: Dialect) => `
+CREATE TABLE IF NOT EXISTS ${table} (
+  id ${dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY'},
   payment_key TEXT NOT NULL UNIQUE,
   state TEXT NOT NULL CHECK (state IN ('pending', 'settled')),
   sender TEXT NOT NULL,
@@ -78,7 +79,7 @@ CREATE TABLE IF NOT EXISTS messages (
   next_delivery_at TEXT,
   delivery_error TEXT
 );
-CREATE INDEX IF NOT EXISTS messages_outbox ON messages (state, delivered_at, next_delivery_at);
+CREATE INDEX IF NOT EXISTS ${table}_outbox ON ${table} (state, delivered_at, next_delivery_at);
 `;
 
 type Row = Record<string, string | number | null>;
@@ -115,6 +116,74 @@ function fromRow(r: Row): StoredMessage {
   };
 }
 
+type Dialect = 'sqlite' | 'postgres';
+
+/** What the inbox needs of a database: statements with `?` parameters. */
+export interface SqlDriver {
+  dialect: Dialect;
+  exec(sql: string): Promise<void>;
+  all(sql: string, params: unknown[]): Promise<Row[]>;
+  run(sql: string, params: unknown[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The inbox over any SQL database: the same statements for the embedded file and for PostgreSQL. */
+export function sqlInbox(db: SqlDriver, table = 'messages', options: { readOnly?: boolean } = {}): Inbox {
+  // Made on first use, before any statement (PostgreSQL: on first start).
+  const ready = options.readOnly ? Promise.resolve() : db.exec(schema(table, db.dialect));
+  const all = async (sql: string, params: unknown[]) => (await ready, db.all(sql, params));
+  const run = async (sql: string, params: unknown[]) => (await ready, db.run(sql, params));
+  const find = async (key: string) => (await all(`SELECT * FROM ${table} WHERE payment_key = ?`, [key])).map(fromRow)[0];
+  return {
+    find,
+    async reserve(e) {
+      const m = e.message;
+      await run(
+        `INSERT INTO ${table} (payment_key, state, sender, body, reply_to, callback, digest, network, asset, pay_to, payer, permit, created_at)
+         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (payment_key) DO NOTHING`,
+        [e.key, m.sender, m.body, m.reply_to ?? null, m.callback ?? null, e.digest, e.network, e.asset, e.payTo, e.permit.owner, JSON.stringify(e.permit), new Date().toISOString()],
+      );
+      return (await find(e.key))!;
+    },
+    async recordTransaction(key, step, hash) {
+      await run(`UPDATE ${table} SET ${step === 'permit' ? 'permit_tx' : 'transfer_tx'} = ? WHERE payment_key = ?`, [hash, key]);
+    },
+    async complete(key, answer, at) {
+      await run(`UPDATE ${table} SET state = 'settled', answer = ?, settled_at = ?, next_delivery_at = ? WHERE payment_key = ? AND state = 'pending'`, [
+        JSON.stringify(answer),
+        at.toISOString(),
+        at.toISOString(),
+        key,
+      ]);
+    },
+    async discard(key) {
+      await run(`DELETE FROM ${table} WHERE payment_key = ? AND state = 'pending'`, [key]);
+    },
+    async list() {
+      return (await all(`SELECT * FROM ${table} ORDER BY id`, [])).map(fromRow);
+    },
+    async claimForDelivery(now, limit, leaseMs) {
+      // The lease is the next attempt moved past it, in one statement. The outer condition is checked
+      // again on a row another claimer just took (PostgreSQL), so two claimers never share a row.
+      const due = `state = 'settled' AND delivered_at IS NULL AND next_delivery_at <= ?`;
+      const rows = await all(`UPDATE ${table} SET next_delivery_at = ? WHERE id IN (SELECT id FROM ${table} WHERE ${due} ORDER BY id LIMIT ?) AND ${due} RETURNING *`, [
+        new Date(now.getTime() + leaseMs).toISOString(),
+        now.toISOString(),
+        limit,
+        now.toISOString(),
+      ]);
+      return rows.map(fromRow).sort((a, b) => a.id - b.id);
+    },
+    async markDelivered(id, at) {
+      await run(`UPDATE ${table} SET delivered_at = ?, delivery_attempts = delivery_attempts + 1, delivery_error = NULL, next_delivery_at = NULL WHERE id = ?`, [at.toISOString(), id]);
+    },
+    async markDeliveryFailed(id, error, nextAttemptAt) {
+      await run(`UPDATE ${table} SET delivery_attempts = delivery_attempts + 1, delivery_error = ?, next_delivery_at = ? WHERE id = ?`, [error, nextAttemptAt.toISOString(), id]);
+    },
+    close: () => db.close(),
+  };
+}
+
 /** The embedded default: one SQLite file, fully synced on every commit. */
 export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}): Inbox {
   if (path !== ':memory:' && !options.readOnly) mkdirSync(dirname(path), { recursive: true });
@@ -122,62 +191,19 @@ export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}):
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const db = new DatabaseSync(path, { readOnly: options.readOnly ?? false });
   db.exec('PRAGMA busy_timeout = 5000');
-  if (!options.readOnly) {
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
-    db.exec(SCHEMA);
-  }
-  const byKey = db.prepare('SELECT * FROM messages WHERE payment_key = ?');
-  const insert = db.prepare(`INSERT INTO messages
-    (payment_key, state, sender, body, reply_to, callback, digest, network, asset, pay_to, payer, permit, created_at)
-    VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (payment_key) DO NOTHING`);
-
-  const find = (key: string) => {
-    const row = byKey.get(key) as Row | undefined;
-    return row && fromRow(row);
-  };
-
-  return {
-    find: async (key) => find(key),
-    async reserve(e) {
-      const m = e.message;
-      insert.run(e.key, m.sender, m.body, m.reply_to ?? null, m.callback ?? null, e.digest, e.network, e.asset, e.payTo, e.permit.owner, JSON.stringify(e.permit), new Date().toISOString());
-      return find(e.key)!;
+  if (!options.readOnly) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+  type Param = string | number | null;
+  return sqlInbox(
+    {
+      dialect: 'sqlite',
+      exec: async (sql) => db.exec(sql),
+      all: async (sql, params) => db.prepare(sql).all(...(params as Param[])) as Row[],
+      run: async (sql, params) => void db.prepare(sql).run(...(params as Param[])),
+      close: async () => {
+        if (db.isOpen) db.close();
+      },
     },
-    async recordTransaction(key, step, hash) {
-      db.prepare(`UPDATE messages SET ${step === 'permit' ? 'permit_tx' : 'transfer_tx'} = ? WHERE payment_key = ?`).run(hash, key);
-    },
-    async complete(key, answer, at) {
-      db.prepare(`UPDATE messages SET state = 'settled', answer = ?, settled_at = ?, next_delivery_at = ? WHERE payment_key = ? AND state = 'pending'`).run(
-        JSON.stringify(answer),
-        at.toISOString(),
-        at.toISOString(),
-        key,
-      );
-    },
-    async discard(key) {
-      db.prepare(`DELETE FROM messages WHERE payment_key = ? AND state = 'pending'`).run(key);
-    },
-    async list() {
-      return (db.prepare('SELECT * FROM messages ORDER BY id').all() as Row[]).map(fromRow);
-    },
-    async claimForDelivery(now, limit, leaseMs) {
-      // The lease is the next attempt moved past it: one statement, so two claimers never share a row.
-      const rows = db
-        .prepare(
-          `UPDATE messages SET next_delivery_at = ? WHERE id IN (SELECT id FROM messages WHERE state = 'settled' AND delivered_at IS NULL AND next_delivery_at <= ? ORDER BY id LIMIT ?) RETURNING *`,
-        )
-        .all(new Date(now.getTime() + leaseMs).toISOString(), now.toISOString(), limit) as Row[];
-      return rows.map(fromRow).sort((a, b) => a.id - b.id);
-    },
-    async markDelivered(id, at) {
-      db.prepare('UPDATE messages SET delivered_at = ?, delivery_attempts = delivery_attempts + 1, delivery_error = NULL, next_delivery_at = NULL WHERE id = ?').run(at.toISOString(), id);
-    },
-    async markDeliveryFailed(id, error, nextAttemptAt) {
-      db.prepare('UPDATE messages SET delivery_attempts = delivery_attempts + 1, delivery_error = ?, next_delivery_at = ? WHERE id = ?').run(error, nextAttemptAt.toISOString(), id);
-    },
-    async close() {
-      if (db.isOpen) db.close();
-    },
-  };
+    'messages',
+    options,
+  );
 }

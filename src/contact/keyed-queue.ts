@@ -17,6 +17,3 @@ export function keyedQueue(): KeyedQueue {
     }
   };
 }
-
-/** A lock held elsewhere (a shared store) could not be taken: the work did not start. */
-export class LockUnavailable extends Error {}

@@ -3,7 +3,8 @@ import type { Address } from 'viem';
 import { ChainUnavailable, Reverted, type PaymentChain, type TxOutcome } from './chain.ts';
 import { messageDigest, validateMessage, type ContactMessage } from './fields.ts';
 import type { Inbox, StoredMessage } from './inbox.ts';
-import { LockUnavailable, type KeyedQueue } from './keyed-queue.ts';
+import type { KeyedQueue } from './keyed-queue.ts';
+import { StoreUnavailable } from './store-unavailable.ts';
 import { buildOffer, paymentRequired, paymentRequiredBody, type Offer } from './offer.ts';
 import { parsePayment, paymentKey, permitOf, samePermit, signedPermit, verifyPayment, type ParsedPayment } from './payment.ts';
 import { refusalForRevert, refusals, type Refusal } from './refusals.ts';
@@ -63,7 +64,7 @@ export function contactService(deps: ContactServiceDeps): ContactService {
     log(`contact: cannot take payments: ${(e as Error).message}`);
     return {
       kind: 'unavailable',
-      error: 'Paid contact cannot take payments right now (the payment network is unreachable or misconfigured). Retry the same request (same PAYMENT-SIGNATURE) later: it finishes what was started and never charges twice.',
+      error: `Paid contact cannot take payments right now (${e instanceof StoreUnavailable ? 'its shared store is unreachable' : 'the payment network is unreachable or misconfigured'}). Retry the same request (same PAYMENT-SIGNATURE) later: it finishes what was started and never charges twice.`,
     };
   }
 
@@ -157,7 +158,7 @@ export function contactService(deps: ContactServiceDeps): ContactService {
         return await deps.perPayer(payer, () => pay(checked.message, parsed, offer));
       } catch (e) {
         // A read that reverts means the token is not what the configuration says.
-        if (e instanceof ChainUnavailable || e instanceof Reverted || e instanceof LockUnavailable) return unavailable(e);
+        if (e instanceof ChainUnavailable || e instanceof Reverted || e instanceof StoreUnavailable) return unavailable(e);
         throw e;
       }
     },

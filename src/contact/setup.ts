@@ -2,6 +2,7 @@ import type { ContactConfig } from './config.ts';
 import { paymentChain } from './chain.ts';
 import { ownerMail, smtpSender, startOutbox, type MailSettings, type Outbox } from './delivery.ts';
 import { sqliteInbox, type Inbox } from './inbox.ts';
+import { pgInbox } from './pg-inbox.ts';
 import { keyedQueue, type KeyedQueue } from './keyed-queue.ts';
 import { createRelayer, type Relayer } from './relayer.ts';
 import { contactService, type ContactService } from './service.ts';
@@ -35,7 +36,7 @@ export function openContact(config: ContactConfig, hooks: { crash: () => void; l
       const relayerId = `${s.chainId}|${s.relayerKey}`;
       const relayer = relayers.get(relayerId) ?? createRelayer(s.rpcUrl, s.chainId, s.relayerKey, hooks.lock);
       relayers.set(relayerId, relayer);
-      const inbox = sqliteInbox(s.database);
+      const inbox = config.databaseUrl ? pgInbox(config.databaseUrl, `folio_messages_${root}`) : sqliteInbox(s.database);
       inboxes.push(inbox);
       const outbox = root === 'main' && config.mail ? mailOutbox(inbox, config.mail) : undefined;
       if (outbox) outboxes.push(outbox);
@@ -51,7 +52,7 @@ export function openContact(config: ContactConfig, hooks: { crash: () => void; l
     },
     close() {
       for (const o of outboxes) o.stop();
-      for (const i of inboxes) i.close();
+      for (const i of inboxes) void i.close();
     },
   };
 }

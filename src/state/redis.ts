@@ -3,7 +3,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { RateDecision, RateLimiter } from '../server/policies/rate-limit.ts';
 import type { LegacySession, SessionBus } from './session-bus.ts';
-import { keyedQueue, LockUnavailable, type KeyedQueue } from '../contact/keyed-queue.ts';
+import { keyedQueue, type KeyedQueue } from '../contact/keyed-queue.ts';
+import { StoreUnavailable } from '../contact/store-unavailable.ts';
 
 /**
  * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
@@ -76,10 +77,10 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
         try {
           taken = await redis.set(name, token, 'PX', LOCK_TTL_MS, 'NX');
         } catch (e) {
-          throw new LockUnavailable(`the shared lock store is unreachable: ${(e as Error).message}`);
+          throw new StoreUnavailable(`the shared lock store is unreachable: ${(e as Error).message}`);
         }
         if (taken) break;
-        if (Date.now() > until) throw new LockUnavailable(`waited ${LOCK_WAIT_MS} ms for ${key}`);
+        if (Date.now() > until) throw new StoreUnavailable(`waited ${LOCK_WAIT_MS} ms for ${key}`);
         await new Promise((r) => setTimeout(r, 15));
       }
       const extend = setInterval(() => void redis.eval(EXTEND, 1, name, token, LOCK_TTL_MS).catch(() => undefined), LOCK_TTL_MS / 3);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
@@ -19,6 +20,8 @@ import { get, startServer, type Got, type RunningServer } from '../helpers/serve
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.ts';
 import { redisBinary, startRedis } from '../helpers/redis.ts';
 import { call } from '../helpers/connection.ts';
+import { postgresBin, startPostgres } from '../helpers/postgres.ts';
+import { pgInbox } from '../../src/contact/pg-inbox.ts';
 
 // A real anvil on a random port, the FolioToken compiled and deployed; every test pays from its own fresh payer.
 let chain: LocalPayments | undefined;
@@ -132,6 +135,29 @@ function assertRefused(r: Got, reason: string) {
 async function assertNothingCharged(owner: LocalAccount, before: bigint) {
   assert.equal(await balanceOf(owner.address), before, 'the payer was not charged');
   assert.equal((await transfersFrom(owner.address)).length, 0, 'no transfer from the payer');
+}
+
+/**
+ * A shared store goes away while a payment is sent: 503 and nothing charged; once it is back, the
+ * same request (on the other process) is paid once.
+ */
+async function payThroughOutage(store: { down(): Promise<void>; up(): Promise<void> }, first: string, second: string, text: string, whileAway?: () => Promise<void>) {
+  const owner = await payer();
+  const payment = await validPayment(owner, first);
+  await store.down();
+  const refused = await send(first, message(text), payment);
+  assert.equal(refused.status, 503, refused.text);
+  assert.equal(typeof refused.json.error, 'string');
+  assert.equal((await transfersFrom(owner.address)).length, 0);
+  await whileAway?.();
+  await store.up();
+  let r = refused;
+  for (let i = 0; i < 50 && r.status === 503; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    r = await send(second, message(text), payment);
+  }
+  assert.equal(r.status, 200, r.text);
+  assert.equal((await transfersFrom(owner.address)).length, 1);
 }
 
 describe('paid contact', { skip }, () => {
@@ -497,23 +523,7 @@ describe('paid contact across two processes (REDIS_URL, one inbox file)', { skip
     assert.equal((await storedFor(database(), owner.address)).length, 1);
   });
 
-  test('the lock store away: a clear 503 and nothing charged; paid again once it returns', async () => {
-    const owner = await payer();
-    const payment = await validPayment(owner, a.url);
-    await redis.down();
-    const refused = await send(a.url, message('While Redis is away.'), payment);
-    assert.equal(refused.status, 503, refused.text);
-    assert.equal(typeof refused.json.error, 'string');
-    assert.equal((await transfersFrom(owner.address)).length, 0);
-    await redis.up();
-    let r = refused;
-    for (let i = 0; i < 50 && r.status === 503; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      r = await send(b.url, message('While Redis is away.'), payment);
-    }
-    assert.equal(r.status, 200, r.text);
-    assert.equal((await transfersFrom(owner.address)).length, 1);
-  });
+  test('the lock store away: a clear 503 and nothing charged; paid again once it returns', () => payThroughOutage(redis, a.url, b.url, 'While Redis is away.'));
 });
 
 // The embedded default: one server, two worker threads; paid contact is held by one and relayed.
@@ -536,4 +546,50 @@ describe('paid contact across the workers of one server', { skip }, () => {
     for (let i = 0; i < 20 && workers.size < 2; i++) workers.add((JSON.parse((await call(server.url, '/status')).body) as { worker: number }).worker);
     assert.equal(workers.size, 2, 'both workers were serving');
   });
+});
+
+// Two processes as on two machines: nothing shared on disk; the inbox on PostgreSQL, the locks on Redis.
+const pgBin = postgresBin();
+const distributedSkip = skip || (!redisServer ? 'redis-server is not installed: apt-get install -y redis-server' : !pgBin ? 'PostgreSQL is not installed: apt-get install -y postgresql' : false);
+describe('paid contact on PostgreSQL and Redis across two processes (DATABASE_URL, REDIS_URL)', { skip: distributedSkip }, () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let postgres: Awaited<ReturnType<typeof startPostgres>>;
+  let a: RunningServer;
+  let b: RunningServer;
+  const storedOn = async (owner: Address) => {
+    const inbox = pgInbox(postgres.url, 'folio_messages_main');
+    try {
+      return (await inbox.list()).filter((m) => m.permit.owner === owner);
+    } finally {
+      await inbox.close();
+    }
+  };
+  before(async () => {
+    [redis, postgres] = await Promise.all([startRedis(redisServer!), startPostgres(pgBin!)]);
+    // Each process its own (unused) SQLite path: only PostgreSQL may hold messages.
+    const env = (n: string) => ({ ...mainEnv(join(dir, `unused-${n}.sqlite`)), DATABASE_URL: postgres.url, REDIS_URL: redis.url, EVENT_SIGNING_SECRET: 'two-machines', CONTACT_SMTP_URL: smtp!.url, CONTACT_MAIL_TO: 'owner@example.com' });
+    [a, b] = await Promise.all([serve(env('a')), serve(env('b'))]);
+  });
+  after(async () => {
+    await redis?.stop();
+    await postgres?.stop();
+  });
+
+  test('20 identical paid retries split across A and B: one charge, one row in PostgreSQL, one e-mail, 20 identical answers', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner, a.url);
+    const dupes = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i % 2 ? b.url : a.url, message('Twenty times, two machines.'), payment)));
+    assert.deepEqual(dupes.map((d) => d.status), Array(20).fill(200), dupes.find((d) => d.status !== 200)?.text);
+    assert.equal(new Set(dupes.map((d) => d.text)).size, 1);
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'exactly one transfer on chain');
+    assert.equal((await storedOn(owner.address)).length, 1, 'one stored message, in PostgreSQL');
+    const mails = () => smtp!.mails.filter((m) => m.includes('Twenty times, two machines.'));
+    for (let i = 0; i < 50 && mails().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(mails().length, 1, 'one e-mail from two outboxes');
+    assert.ok(existsSync(join(dir, 'unused-a.sqlite')) === false, 'no SQLite inbox was made');
+  });
+
+  test('the database away: a clear 503 and nothing charged, reads still served; paid once it returns', () =>
+    payThroughOutage(postgres, b.url, a.url, 'While PostgreSQL is away.', async () => assert.equal((await get(a.url, '/api/posts')).status, 200, 'reads are served')));
 });

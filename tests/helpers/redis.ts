@@ -1,4 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { serviceProcess } from './service-process.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,27 +22,7 @@ export async function freePort(): Promise<number> {
 export async function startRedis(binary: string) {
   const dir = await mkdtemp(join(tmpdir(), 'folio-redis-'));
   const port = await freePort();
-  let child: ChildProcess | undefined;
-  const up = async () => {
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`redis did not start:\n${out}`)), 10_000);
-      child!.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-        if (/Ready to accept connections/.test(out)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-  };
-  const down = async () => {
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const { up, down } = serviceProcess(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {}, /Ready to accept connections/);
   await up();
   return {
     url: `redis://127.0.0.1:${port}`,
