@@ -138,6 +138,25 @@ async function assertNothingCharged(owner: LocalAccount, before: bigint) {
 }
 
 /**
+ * A process dies right after a payment's transfer (before storing its answer or releasing its
+ * locks); the retry on the others finishes it: one transfer, one stored message, one answer.
+ */
+async function crashAndRetry(env: Record<string, string>, others: [RunningServer, RunningServer], stored: (owner: Address) => Promise<unknown[]>, text: string) {
+  const crashing = await serve({ ...env, CONTACT_TEST_CRASH_AFTER: 'settle' });
+  const owner = await payer();
+  const payment = await validPayment(owner, crashing.url);
+  await assert.rejects(send(crashing.url, message(text), payment), 'the connection drops');
+  assert.equal(await crashing.exited, 70);
+  assert.equal((await transfersFrom(owner.address)).length, 1, 'the transfer went through before the crash');
+  // The dead process's lock expires; another finishes what it started.
+  const retry = await send(others[1].url, message(text), payment);
+  assert.equal(retry.status, 200, retry.text);
+  assert.equal((await send(others[0].url, message(text), payment)).text, retry.text, 'the same answer everywhere');
+  assert.equal((await transfersFrom(owner.address)).length, 1, 'nothing charged twice');
+  assert.equal((await stored(owner.address)).length, 1);
+}
+
+/**
  * A shared store goes away while a payment is sent: 503 and nothing charged; once it is back, the
  * same request (on the other process) is paid once.
  */
@@ -508,20 +527,8 @@ describe('paid contact across two processes (REDIS_URL, one inbox file)', { skip
     assert.equal(mails().length, 1, 'one e-mail, though both processes run an outbox over the file');
   });
 
-  test('the process settling a payment dies (after the transfer, before the answer); the retry on the other gets the stored answer, charged once', async () => {
-    const crashing = await serve({ ...mainEnv(database()), REDIS_URL: redis.url, EVENT_SIGNING_SECRET: 'two-processes', CONTACT_TEST_CRASH_AFTER: 'settle' });
-    const owner = await payer();
-    const payment = await validPayment(owner, crashing.url);
-    await assert.rejects(send(crashing.url, message('Through a crash, two processes.'), payment), 'the connection drops');
-    assert.equal(await crashing.exited, 70);
-    assert.equal((await transfersFrom(owner.address)).length, 1, 'the transfer went through before the crash');
-    // The dead process's lock expires; B finishes what A started.
-    const retry = await send(b.url, message('Through a crash, two processes.'), payment);
-    assert.equal(retry.status, 200, retry.text);
-    assert.equal((await send(a.url, message('Through a crash, two processes.'), payment)).text, retry.text, 'the same answer on A');
-    assert.equal((await transfersFrom(owner.address)).length, 1, 'nothing charged twice');
-    assert.equal((await storedFor(database(), owner.address)).length, 1);
-  });
+  test('the process settling a payment dies (after the transfer, before the answer); the retry on the other gets the stored answer, charged once', () =>
+    crashAndRetry({ ...mainEnv(database()), REDIS_URL: redis.url, EVENT_SIGNING_SECRET: 'two-processes' }, [a, b], (owner) => storedFor(database(), owner), 'Through a crash, two processes.'));
 
   test('the lock store away: a clear 503 and nothing charged; paid again once it returns', () => payThroughOutage(redis, a.url, b.url, 'While Redis is away.'));
 });
@@ -589,6 +596,14 @@ describe('paid contact on PostgreSQL and Redis across two processes (DATABASE_UR
     assert.equal(mails().length, 1, 'one e-mail from two outboxes');
     assert.ok(existsSync(join(dir, 'unused-a.sqlite')) === false, 'no SQLite inbox was made');
   });
+
+  test('the process settling a payment dies; the retry on another machine\'s process gets the stored answer from PostgreSQL, charged once', () =>
+    crashAndRetry(
+      { ...mainEnv(join(dir, 'unused-c.sqlite')), DATABASE_URL: postgres.url, REDIS_URL: redis.url, EVENT_SIGNING_SECRET: 'two-machines' },
+      [a, b],
+      storedOn,
+      'Through a crash, two machines.',
+    ));
 
   test('the database away: a clear 503 and nothing charged, reads still served; paid once it returns', () =>
     payThroughOutage(postgres, b.url, a.url, 'While PostgreSQL is away.', async () => assert.equal((await get(a.url, '/api/posts')).status, 200, 'reads are served')));
