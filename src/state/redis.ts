@@ -95,12 +95,37 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     lock,
     limiter(limit, windowSeconds) {
       const windowMs = windowSeconds * 1000;
+      // The hits of one turn of the event loop are sent as one increment per client: the store's
+      // total after it orders them, so each still gets its exact count (a load from one address
+      // costs one command per turn, not one per request).
+      type Waiter = { cost: number; resolve: (d: RateDecision) => void; reject: (e: unknown) => void };
+      let batch = new Map<string, Waiter[]>();
+      const flush = () => {
+        const now = batch;
+        batch = new Map();
+        const end = (Math.floor(Date.now() / windowMs) + 1) * windowMs;
+        for (const [key, waiters] of now) {
+          const total = waiters.reduce((sum, w) => sum + w.cost, 0);
+          hit(`folio:rate:${end}:${key}`, total, end).then(
+            (after) => {
+              let count = Number(after) - total;
+              for (const w of waiters) {
+                count += w.cost;
+                w.resolve({ limit, remaining: Math.max(0, limit - count), reset: Math.ceil(end / 1000), allowed: count <= limit });
+              }
+            },
+            (e: unknown) => waiters.forEach((w) => w.reject(e)),
+          );
+        }
+      };
       return {
-        async hit(key, cost = 1): Promise<RateDecision> {
-          const now = Date.now();
-          const end = (Math.floor(now / windowMs) + 1) * windowMs;
-          const count = Number(await hit(`folio:rate:${end}:${key}`, cost, end));
-          return { limit, remaining: Math.max(0, limit - count), reset: Math.ceil(end / 1000), allowed: count <= limit };
+        hit(key, cost = 1): Promise<RateDecision> {
+          return new Promise((resolve, reject) => {
+            if (batch.size === 0) setImmediate(flush);
+            const waiters = batch.get(key);
+            if (waiters) waiters.push({ cost, resolve, reject });
+            else batch.set(key, [{ cost, resolve, reject }]);
+          });
         },
       };
     },
