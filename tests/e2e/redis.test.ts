@@ -38,6 +38,11 @@ describe('two processes on one Redis', { skip: binary ? false : 'redis-server (o
     assert.deepEqual(answers.slice(0, 5).map((r) => r.headers['x-ratelimit-remaining']), ['4', '3', '2', '1', '0']);
     assert.ok(Number(answers[5]!.headers['retry-after']) >= 1);
     assert.equal(answers[0]!.headers['x-ratelimit-reset'], answers[4]!.headers['x-ratelimit-reset']);
+    // At once too (the hits of one turn are sent as one increment): of 12 from a new client, exactly 5 pass.
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => call(i % 2 ? b.url : a.url, '/api/languages', { headers: { 'x-forwarded-for': '192.0.2.9' } })));
+    const passed = burst.filter((r) => r.status === 200);
+    assert.equal(passed.length, 5);
+    assert.deepEqual(passed.map((r) => r.headers['x-ratelimit-remaining']).sort(), ['0', '1', '2', '3', '4']);
   });
 
   test('a legacy MCP session opened on A receives the answer to a POST sent to B; /status on B counts A\'s stream', async () => {
