@@ -49,7 +49,6 @@ interface Answer {
  * broadcast; the holder delivers it, every other worker says it does not have it.
  */
 export function threadSessionBus(channelName: string, workers: number, timeoutMs = 2000): SessionBus & { stop(): void } {
-  const local = localSessionBus();
   const sessions = new Map<string, LegacySession>();
   const waiting = new Map<string, (found: boolean) => void>();
   const channel = new BroadcastChannel(channelName);
@@ -64,16 +63,14 @@ export function threadSessionBus(channelName: string, workers: number, timeoutMs
   };
   return {
     held: () => sessions.size,
-    open(id, session) {
-      sessions.set(id, session);
-      local.open(id, session);
-    },
-    close(id) {
-      sessions.delete(id);
-      local.close(id);
-    },
+    open: (id, session) => void sessions.set(id, session),
+    close: (id) => void sessions.delete(id),
     async deliver(id, message) {
-      if (await local.deliver(id, message)) return true;
+      const here = sessions.get(id);
+      if (here) {
+        if (message) here.deliver(message);
+        return true;
+      }
       if (workers < 2) return false;
       const ask = crypto.randomUUID();
       return new Promise<boolean>((resolve) => {
