@@ -13,6 +13,7 @@ import { emitStaticApi } from './emit/static-api.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
+import { emitHostFiles } from './emit/host-files.ts';
 import { localStreamCounter } from '../../functions/sse.ts';
 import { localSessionBus } from '../state/session-bus.ts';
 import type { Manifest } from '../publish/manifest.ts';
@@ -59,6 +60,7 @@ export async function publishBuild(layout: BuildLayout, build: string): Promise<
     if (existsSync(media)) await cp(media, join(layout.client, root.base, 'media'), { recursive: true });
   }
   await out.files.flush();
+  await emitHostFiles(layout.client);
   if (process.env.FOLIO_BUILD_TIMES) console.log(`publish: answers and files ${Math.round(performance.now() - t)} ms`);
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
   return writeManifest({ build, clientDir: layout.client, written: out.files, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest);

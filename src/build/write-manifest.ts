@@ -51,6 +51,9 @@ function cacheControlOf(sitePath: string, type: string): string {
   return CACHE_PUBLIC;
 }
 
+/** Files a static host reads as its configuration (emit/host-files.ts), never served as content. */
+export const HOST_FILES = ['/_headers', '/_redirects', '/404.html'];
+
 /** Homes carry a trailing slash; every other page does not. */
 function pageKey(dir: string, base: string): string {
   const inRoot = base && (dir === base || dir.startsWith(`${base}/`)) ? dir.slice(base.length) : dir;
@@ -116,7 +119,7 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   const all = new Set(walked);
   for (const file of walked) {
     // Precompressed variants are described with the file they encode, never served by name.
-    if (answerFiles.has(file) || (/\.(br|gz)$/.test(file) && all.has(file.slice(0, -3)))) continue;
+    if (answerFiles.has(file) || HOST_FILES.includes(file) || (/\.(br|gz)$/.test(file) && all.has(file.slice(0, -3)))) continue;
     const type = typeOf(file);
     if (file.endsWith(`/${NOT_FOUND_SEGMENT}/index.html`)) {
       notFound[file.slice(0, -`/${NOT_FOUND_SEGMENT}/index.html`.length)] = addFile(file, type, 'no-store');

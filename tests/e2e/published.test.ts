@@ -83,6 +83,19 @@ describe('the static artefact', () => {
     assert.notEqual(other, file, 'RATE_LIMIT=0 is not what the build printed');
   });
 
+  test('a static host gets its configuration: headers on every path, /en redirects, the not-found page', async () => {
+    const headers = await readFile(join(DIST.client, '_headers'), 'utf8');
+    assert.match(headers, /^\/\*\n  access-control-allow-origin: \*\n/);
+    assert.match(headers, /access-control-expose-headers: X-RateLimit-Limit/);
+    assert.match(headers, /\/_astro\/\*\n  cache-control: public, max-age=31536000, immutable/);
+    const redirects = (await readFile(join(DIST.client, '_redirects'), 'utf8')).split('\n');
+    assert.ok(redirects.includes('/en/* /:splat 301') && redirects.includes('/sandbox/en/* /sandbox/:splat 301'));
+    const notFound = await readFile(join(DIST.client, '404.html'), 'utf8');
+    assert.match(notFound, /data-page="not-found"/);
+    assert.equal(notFound, await (await fetch(`${served.url}/no-such-page`, { headers: IDENTITY })).text(), 'the page the server answers');
+    for (const path of ['/_headers', '/_redirects', '/404.html']) assert.equal((await fetch(served.url + path)).status, 404, `${path} is configuration, not content`);
+  });
+
   test('a static host finds each answer at its documented file', async () => {
     const manifest = await liveManifest();
     const file = (path: string, query = '') => {
