@@ -129,10 +129,16 @@ export interface SqlDriver {
 
 /** The inbox over any SQL database: the same statements for the embedded file and for PostgreSQL. */
 export function sqlInbox(db: SqlDriver, table = 'messages', options: { readOnly?: boolean } = {}): Inbox {
-  // Made on first use, before any statement (PostgreSQL: on first start).
-  const ready = options.readOnly ? Promise.resolve() : db.exec(schema(table, db.dialect));
-  const all = async (sql: string, params: unknown[]) => (await ready, db.all(sql, params));
-  const run = async (sql: string, params: unknown[]) => (await ready, db.run(sql, params));
+  // Made before the first statement (PostgreSQL: on first start); a failure (the database away) is
+  // tried again by the next statement rather than remembered.
+  let ready: Promise<void> | undefined = options.readOnly ? Promise.resolve() : undefined;
+  const prepared = () =>
+    (ready ??= db.exec(schema(table, db.dialect)).catch((e: unknown) => {
+      ready = undefined;
+      throw e;
+    }));
+  const all = async (sql: string, params: unknown[]) => (await prepared(), db.all(sql, params));
+  const run = async (sql: string, params: unknown[]) => (await prepared(), db.run(sql, params));
   const find = async (key: string) => (await all(`SELECT * FROM ${table} WHERE payment_key = ?`, [key])).map(fromRow)[0];
   return {
     find,

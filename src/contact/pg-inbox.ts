@@ -25,7 +25,27 @@ export function pgInbox(url: string, table: string): Inbox {
   return sqlInbox(
     {
       dialect: 'postgres',
-      exec: async (sql) => void (await query(sql)),
+      // Two processes starting together would race on CREATE TABLE IF NOT EXISTS (PostgreSQL can
+      // refuse the second): the schema is made under a transaction-scoped advisory lock.
+      exec: async (sql) => {
+        let client: pg.PoolClient;
+        try {
+          client = await pool.connect();
+        } catch (e) {
+          throw new StoreUnavailable(`the inbox database: ${(e as Error).message}`);
+        }
+        try {
+          await client.query('BEGIN');
+          await client.query('SELECT pg_advisory_xact_lock(7370511)');
+          await client.query(sql);
+          await client.query('COMMIT');
+        } catch (e) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw new StoreUnavailable(`the inbox database: ${(e as Error).message}`);
+        } finally {
+          client.release();
+        }
+      },
       all: async (sql, params) => (await query(numbered(sql), params)).rows as Record<string, string | number | null>[],
       run: async (sql, params) => void (await query(numbered(sql), params)),
       close: () => pool.end(),
