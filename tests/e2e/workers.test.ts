@@ -79,6 +79,9 @@ describe('two workers behave as one process', () => {
   test('open streams are counted across workers', async () => {
     const streams = [openStream(server.url, '/mcp/sse'), openStream(server.url, '/mcp/sse'), openStream(server.url, '/mcp/sse'), openStream(server.url, '/mcp/sse')];
     await Promise.all(streams.map((s) => s.until(() => s.events.length > 0)));
+    // Streams of the tests before may still be closing: wait until only these four are open.
+    const count = async (i: number) => (JSON.parse((await call(server.url, '/status', { headers: { 'x-forwarded-for': `192.0.2.${100 + i}` } })).body) as { active_streams: number }).active_streams;
+    for (let i = 0; i < 40 && (await count(i)) !== 4; i++) await new Promise((r) => setTimeout(r, 50));
     for (let i = 0; i < 6; i++) {
       const status = JSON.parse((await call(server.url, '/status', { headers: { 'x-forwarded-for': `192.0.2.${100 + i}` } })).body) as { active_streams: number };
       assert.equal(status.active_streams, 4, 'every worker reports all four');
