@@ -1,5 +1,4 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import type { variantWriter } from './file-variants.ts';
 import { extname, join, relative, sep } from 'node:path';
 import { canonicalQuery } from '../core/params.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
@@ -10,7 +9,7 @@ import { CACHE_PUBLIC } from '../../functions/http.ts';
 import { isCompressible, MANIFEST_VERSION, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
 import { NOT_FOUND_SEGMENT } from '../site/page-specs.ts';
-
+import type { variantWriter } from './file-variants.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -12,7 +12,6 @@ import { compressAnswer } from './compress.ts';
 import type { Found } from './published.ts';
 import type { Generation } from './generation.ts';
 import type { ServerConfig } from './config.ts';
-import { LANGUAGE_CODES } from '../core/languages.ts';
 
 export interface FrontServerDeps {
   config: ServerConfig;
@@ -39,18 +38,14 @@ function clientKey(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-/** Homes carry a trailing slash; every other page does not. */
-function isHome(path: string): boolean {
-  const segs = path.split('/').filter(Boolean);
-  if (segs[0] === 'sandbox') segs.shift();
-  return segs.length === 0 || (segs.length === 1 && LANGUAGE_CODES.includes(segs[0]!));
-}
-
-/** The canonical form of a page URL written with or without its trailing slash, if it differs. */
+/**
+ * The published form of a page URL written with or without its trailing slash, if it differs (the
+ * manifest keys homes with the slash and every other page without).
+ */
 function canonicalPage(gen: Generation, path: string): string | undefined {
   const trimmed = path.replace(/\/+$/, '');
-  if (path.endsWith('/') && trimmed && !isHome(trimmed) && gen.files.page(trimmed)) return trimmed;
-  if (!path.endsWith('/') && isHome(trimmed) && gen.files.page(`${trimmed}/`)) return `${trimmed}/`;
+  if (path.endsWith('/') && trimmed && gen.files.page(trimmed)) return trimmed;
+  if (!path.endsWith('/') && gen.files.page(`${trimmed}/`)) return `${trimmed}/`;
   return undefined;
 }
 
@@ -81,7 +76,8 @@ export function createFrontServer(deps: FrontServerDeps) {
     const bearer = authorization === undefined ? undefined : rejectBearer(authorization, gen.siteUrl);
     if (bearer) return bearer;
     if (rate && !rate.allowed) return tooManyRequests(rate, Math.floor(Date.now() / 1000));
-    if (gen.functions.owns(path)) {
+    const owned = gen.functions.owns(path);
+    if (owned) {
       let request: Request;
       try {
         request = await toWebRequest(req, webHeaders(req), url, deps.config.bodyLimit, signal());
@@ -100,7 +96,7 @@ export function createFrontServer(deps: FrontServerDeps) {
     // API paths never get here: the function layer answers their 404 as JSON. A post URL whose
     // translation is unavailable (a function route claimed it) gets its page rendered; any other
     // path, the published not-found page of its language.
-    const notFound = gen.functions.owns(path) ? undefined : gen.files.notFound(path);
+    const notFound = owned ? undefined : gen.files.notFound(path);
     return notFound ? { file: { file: notFound, negotiated: false, status: 404 } } : 'pages';
   }
 

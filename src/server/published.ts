@@ -4,9 +4,9 @@ import { FORMATS } from '../core/formats.ts';
 import { negotiate } from '../core/negotiate.ts';
 import { canonicalQuery } from '../core/params.ts';
 import type { Manifest, ManifestFile, ManifestPath, Offer } from '../publish/manifest.ts';
-
 import { boundedCache } from '../../functions/bounded-cache.ts';
 import type { Encoding } from './encoding.ts';
+
 const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz', identity: '' };
 
 export interface Found {
@@ -37,7 +37,6 @@ export function publishedFiles(manifest: Manifest, clientDir: string, cacheBytes
   }
 
   return {
-    manifest,
     /** The published answer for a request, if there is one. `search` is without '?'. */
     find(path: string, search: string, accept: string | undefined): Found | undefined {
       const entry = paths.get(path);

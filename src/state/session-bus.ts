@@ -49,28 +49,21 @@ interface Answer {
  * broadcast; the holder delivers it, every other worker says it does not have it.
  */
 export function threadSessionBus(channelName: string, workers: number, timeoutMs = 2000): SessionBus & { stop(): void } {
-  const sessions = new Map<string, LegacySession>();
+  const local = localSessionBus();
   const waiting = new Map<string, (found: boolean) => void>();
   const channel = new BroadcastChannel(channelName);
   (channel as BroadcastChannel & { unref?: () => void }).unref?.();
-  channel.onmessage = (event: MessageEvent<Ask | Answer>) => {
+  channel.onmessage = async (event: MessageEvent<Ask | Answer>) => {
     const m = event.data;
-    if (m.kind === 'ask') {
-      const session = sessions.get(m.id);
-      if (m.message) session?.deliver(m.message);
-      channel.postMessage({ kind: 'answer', ask: m.ask, found: session !== undefined } satisfies Answer);
-    } else waiting.get(m.ask)?.(m.found);
+    if (m.kind === 'ask') channel.postMessage({ kind: 'answer', ask: m.ask, found: await local.deliver(m.id, m.message) } satisfies Answer);
+    else waiting.get(m.ask)?.(m.found);
   };
   return {
-    held: () => sessions.size,
-    open: (id, session) => void sessions.set(id, session),
-    close: (id) => void sessions.delete(id),
+    held: local.held,
+    open: local.open,
+    close: local.close,
     async deliver(id, message) {
-      const here = sessions.get(id);
-      if (here) {
-        if (message) here.deliver(message);
-        return true;
-      }
+      if (await local.deliver(id, message)) return true;
       if (workers < 2) return false;
       const ask = crypto.randomUUID();
       return new Promise<boolean>((resolve) => {
