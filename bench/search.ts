@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, symlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildBundle } from '../src/build/bundle.ts';
-import { loadCore } from '../src/build/load-bundle.ts';
+import { diskBundle, loadCore } from '../src/build/load-bundle.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 import { loadSearchSource } from '../src/search/load-source.ts';
 import { decodeIndex, type IndexHeader } from '../src/search/index-codec.ts';
@@ -35,7 +35,7 @@ if (!existsSync(`${bundle}/search/en.index.bin`) || process.env.REBUILD) {
 const core = await loadCore(bundle);
 const slugs = core.catalog.posts.map((p) => p.slug);
 const imports: number[] = [];
-for (let i = 0; i < 3; i++) imports.push((await loadSearchSource(`${bundle}/search`, slugs)).importMs);
+for (let i = 0; i < 3; i++) imports.push((await loadSearchSource(diskBundle(bundle), slugs)).importMs);
 console.log(`index import, 14 languages: ${fmt(imports).split('  ')[0]!.replace('p50', 'median')}`);
 // Baseline in the same run: the same indexes in FlexSearch's own JSON export, parsed and imported.
 const exports = await Promise.all(
@@ -55,7 +55,7 @@ console.log(`baseline, FlexSearch JSON export (already in memory): ${fmt(jsonImp
 console.log(`ratio compact/JSON import: ${(pct(imports, 50) / pct(jsonImports, 50)).toFixed(2)}x`);
 
 // Queries: words taken from the corpus itself, every language.
-const source = await loadSearchSource(`${bundle}/search`, slugs);
+const source = await loadSearchSource(diskBundle(bundle), slugs);
 const queries: [string, string][] = [];
 for (const lang of LANGUAGE_CODES) {
   const slugs = core.catalog.posts.map((p) => p.slug);

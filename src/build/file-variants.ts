@@ -2,7 +2,7 @@ import { link, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { etagOf } from '../server/policies/etag.ts';
+import { etagOf } from './file-etag.ts';
 import { COMPRESS_MIN_BYTES, worthCompressing } from '../publish/manifest.ts';
 
 const brotli = promisify(brotliCompress);

@@ -14,13 +14,12 @@ export const ROOTS: readonly RootSpec[] = [
   { name: 'sandbox', contentDir: 'sandbox', base: '/sandbox', publishedSigningKey: SANDBOX_SIGNING_KEY },
 ];
 
-/** The folders of one build: bundles, the static artefact (client), Astro's server code, the manifest. */
+/** The folders of one build: bundles, the static artefact (client), the manifest. */
 export interface BuildLayout {
   dir: string;
   bundle: (name: string) => string;
   /** What a static host serves, as it is. */
   client: string;
-  server: string;
   /** The build manifest: every published answer (not itself published). */
   manifest: string;
 }
@@ -30,7 +29,6 @@ export function buildLayout(dir: string): BuildLayout {
     dir,
     bundle: (name) => `${dir}/bundle/${name}`,
     client: `${dir}/site/client`,
-    server: `${dir}/site/server`,
     manifest: `${dir}/manifest.json`,
   };
 }

@@ -107,6 +107,7 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   };
   const pathsOut: Record<string, ManifestPath> = {};
   const notFound: Record<string, number> = {};
+  const unavailable: Record<string, number> = {};
   const keyed = (path: string, query: ManifestPath['query']) => (pathsOut[path] ??= { query, answers: {} });
 
   for (const a of input.answers) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
@@ -120,8 +121,11 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     // Precompressed variants are described with the file they encode, never served by name.
     if (answerFiles.has(file) || HOST_FILES.includes(file) || (/\.(br|gz)$/.test(file) && all.has(file.slice(0, -3)))) continue;
     const type = typeOf(file);
-    if (file.endsWith(`/${NOT_FOUND_SEGMENT}/index.html`)) {
-      notFound[file.slice(0, -`/${NOT_FOUND_SEGMENT}/index.html`.length)] = addFile(file, type, 'no-store');
+    const missing = new RegExp(`^(.*)/${NOT_FOUND_SEGMENT}/(?:([^/]+)/)?index\\.html$`).exec(file);
+    if (missing) {
+      const [, prefix, slug] = missing;
+      if (slug) unavailable[`${prefix}/${slug}`] = addFile(file, type, 'no-store');
+      else notFound[prefix!] = addFile(file, type, 'no-store');
       continue;
     }
     const i = addFile(file, type, cacheControlOf(file, type));
@@ -152,6 +156,7 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     files,
     paths: pathsOut,
     notFound,
+    unavailable,
   };
   await writeFile(manifestFile, JSON.stringify(manifest));
   return manifest;

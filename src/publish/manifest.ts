@@ -4,7 +4,7 @@ import type { QueryShape } from '../core/params.ts';
  * The build manifest: every answer the build published, keyed by path and canonical query. The
  * Node server's fast path, the host adapters' header files and the tests all read it.
  */
-export const MANIFEST_VERSION = 1;
+export const MANIFEST_VERSION = 2;
 
 export interface ManifestFile {
   /** Site path of the file inside the static artefact (the client folder). */
@@ -49,6 +49,8 @@ export interface Manifest {
    * what an unknown page path gets. Not served at a path of its own.
    */
   notFound: Record<string, number>;
+  /** A post's URL in a language it is unavailable in -> its not-found page (404) linking to the original. */
+  unavailable: Record<string, number>;
 }
 
 /** Types worth compressing: text and the structured text formats. */

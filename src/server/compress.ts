@@ -1,6 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { COMPRESS_MIN_BYTES, isCompressible, worthCompressing } from '../publish/manifest.ts';
-import { chooseEncoding, encodedEtag } from './encoding.ts';
+import { chooseEncoding, encodedEtag } from '../app/encoding.ts';
 import { boundedCache } from '../../functions/bounded-cache.ts';
 
 /** Encoded function answers by ETag and coding: repeated queries are compressed once. */

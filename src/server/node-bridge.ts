@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 
 /** Node's request and response, as Web Request and Response (the only Node-typed edge). */
-export class BodyTooLarge extends Error {}
-
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function webHeaders(req: IncomingMessage): Headers {
+function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     try {
@@ -17,41 +16,27 @@ export function webHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-export async function toWebRequest(req: IncomingMessage, headers: Headers, url: URL, limit: number, signal: AbortSignal): Promise<Request> {
+/** The body streams as it arrives: the app reads it up to its limit. */
+export function toWebRequest(req: IncomingMessage, target: string, signal: AbortSignal): Request {
   const method = req.method ?? 'GET';
-  const body = BODYLESS.has(method) ? undefined : await readBody(req, limit);
-  return new Request(url, { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined, signal });
+  // Concatenated, not resolved: a target such as `//api` is a path here, not a host.
+  let url: URL;
+  try {
+    url = new URL(`http://folio.local${target.startsWith('/') ? target : '/'}`);
+  } catch {
+    url = new URL('http://folio.local/');
+  }
+  const body = BODYLESS.has(method) ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+  return new Request(url, { method, headers: webHeaders(req), body, signal, ...(body ? { duplex: 'half' } : {}) } as RequestInit);
 }
 
 /** Writes a Web Response; a streamed body stops when the client goes away. */
-export async function writeResponse(res: ServerResponse, response: Response, headOnly: boolean, body?: Uint8Array): Promise<void> {
+export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });
   res.writeHead(response.status, headers);
-  if (headOnly || response.status === 204 || response.status === 304) {
-    res.end();
-    await response.body?.cancel().catch(() => {});
-    return;
-  }
-  if (body) {
-    res.end(body);
-    return;
-  }
   if (!response.body) {
     res.end();
     return;

@@ -13,7 +13,7 @@ import type { ServerConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
 import { loadGeneration, type SharedHost } from './generation.ts';
 import { followLiveBuild } from './live-build.ts';
-import type { RateLimiter } from './policies/rate-limit.ts';
+import type { RateLimiter } from '../app/policies/rate-limit.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** What one worker shares with the others (or has alone when it is the only one). */

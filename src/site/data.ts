@@ -17,14 +17,3 @@ export function roots(): Promise<SiteRoot[]> {
   loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name))) })));
   return loaded;
 }
-
-/**
- * The root a site path belongs to, and the path inside it. A server passes the roots of the build
- * it serves (pages rendered on demand must not read whichever build is live by then).
- */
-export async function rootOf(pathname: string, served?: SiteRoot[]): Promise<{ root: SiteRoot; path: string }> {
-  const all = served ?? (await roots());
-  const sandbox = all.find((r) => r.base && (pathname === r.base || pathname.startsWith(`${r.base}/`)));
-  if (sandbox) return { root: sandbox, path: pathname.slice(sandbox.base.length) || '/' };
-  return { root: all.find((r) => r.base === '')!, path: pathname };
-}

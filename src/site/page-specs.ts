@@ -1,4 +1,3 @@
-import { availableLanguages } from '../core/availability.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../core/languages.ts';
 import type { TaxonomyKind } from '../core/catalog-index.ts';
 import { isAvailable } from '../core/availability.ts';
@@ -14,7 +13,9 @@ export type PageSpec =
   | { kind: 'search'; lang: string }
   | { kind: 'api' }
   /** The language's not-found page, published for the server to answer unknown paths with (status 404). */
-  | { kind: 'not-found'; lang: string };
+  | { kind: 'not-found'; lang: string }
+  /** A post's URL in a language it is unavailable in: a not-found page linking to the original (404). */
+  | { kind: 'unavailable'; lang: string; slug: string };
 
 /** Where the not-found pages are published: `_` never starts a slug, so no page can live there. */
 export const NOT_FOUND_SEGMENT = '_not-found';
@@ -38,6 +39,8 @@ export function pathOf(spec: PageSpec): string {
       return 'api';
     case 'not-found':
       return [...prefix(spec.lang), NOT_FOUND_SEGMENT].join('/');
+    case 'unavailable':
+      return [...prefix(spec.lang), NOT_FOUND_SEGMENT, spec.slug].join('/');
   }
 }
 
@@ -58,7 +61,7 @@ export function pageSpecs(root: SiteRoot): PageSpec[] {
     }
   }
   for (const post of index.catalog.posts) {
-    for (const lang of availableLanguages(post, index.policy)) specs.push({ kind: 'post', lang, slug: post.slug });
+    for (const lang of LANGUAGE_CODES) specs.push({ kind: isAvailable(post, lang, index.policy) ? 'post' : 'unavailable', lang, slug: post.slug });
   }
   return specs;
 }

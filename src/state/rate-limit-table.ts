@@ -1,4 +1,4 @@
-import type { RateDecision, RateLimiter } from '../server/policies/rate-limit.ts';
+import type { RateDecision, RateLimiter } from '../app/policies/rate-limit.ts';
 import { hashKey, RATE_SLOTS, SLOT_INTS } from './shared-memory.ts';
 
 // Slot layout: lock, key hash (two ints), window number, count.

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamCounter } from '../../functions/sse.ts';
-import type { RateDecision, RateLimiter } from '../server/policies/rate-limit.ts';
+import type { RateDecision, RateLimiter } from '../app/policies/rate-limit.ts';
 import type { LegacySession, SessionBus } from './session-bus.ts';
 import { keyedQueue, type KeyedQueue } from '../contact/keyed-queue.ts';
 import { StoreUnavailable } from '../contact/store-unavailable.ts';

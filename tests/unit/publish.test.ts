@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { goLive, liveBuild, newBuildId, removeOldBuilds } from '../../src/build/go-live.ts';
 import { answerFile } from '../../src/publish/answer-file.ts';
 import { canonicalQuery } from '../../src/core/params.ts';
-import { chooseEncoding, encodedEtag } from '../../src/server/encoding.ts';
+import { chooseEncoding, encodedEtag } from '../../src/app/encoding.ts';
 import { routeIndex } from '../../functions/route-index.ts';
 import { etagOf as webEtag } from '../../functions/etag.ts';
-import { etagOf as nodeEtag } from '../../src/server/policies/etag.ts';
+import { etagOf as nodeEtag } from '../../src/build/file-etag.ts';
 
 const q = (s: string) => new URLSearchParams(s);
 

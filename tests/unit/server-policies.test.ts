@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { safePath } from '../../functions/request-path.ts';
 import { sharedRateLimiter } from '../../src/state/rate-limit-table.ts';
 import { sharedMemory } from '../../src/state/shared-memory.ts';
-import { etagOf, matchesIfNoneMatch } from '../../src/server/policies/etag.ts';
-import { rejectBearer } from '../../src/server/policies/bearer.ts';
+import { matchesIfNoneMatch } from '../../src/app/policies/etag.ts';
+import { etagOf } from '../../src/build/file-etag.ts';
+import { rejectBearer } from '../../src/app/policies/bearer.ts';
 
 test('safePath decodes, folds slashes, refuses traversal and bad encoding', () => {
   assert.equal(safePath('/fr/caf%C3%A9?x=1'), '/fr/café');

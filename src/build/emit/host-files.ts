@@ -1,7 +1,7 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CORS_HEADERS } from '../../server/policies/cors.ts';
-import { SECURITY_HEADERS } from '../../server/policies/security.ts';
+import { CORS_HEADERS } from '../../app/policies/cors.ts';
+import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { NOT_FOUND_SEGMENT } from '../../site/page-specs.ts';
 import { CACHE_IMMUTABLE } from '../write-manifest.ts';
 

@@ -29,3 +29,6 @@ export function tooManyRequests(d: RateDecision, nowSeconds: number): Response {
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(retry) },
   });
 }
+
+/** The rate-limit headers go on JSON answers (a page or an image has no client reading them). */
+export const isJson = (type: string | null) => /[/+]json\b/.test(type ?? '');

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { FORMATS } from '../core/formats.ts';
 import { negotiate } from '../core/negotiate.ts';
 import { canonicalQuery } from '../core/params.ts';
@@ -17,11 +15,14 @@ export interface Found {
   negotiated: boolean;
 }
 
+/** How a host reads a file of the static artefact by its name there (disk, an assets binding...). */
+export type ReadFile = (name: string) => Promise<Uint8Array>;
+
 /**
- * A build's published answers, as the server sees them: one lookup from path, query and Accept to
+ * A build's published answers, as the app sees them: one lookup from path, query and Accept to
  * a file, and the file's bytes from a bounded memory cache (the build never changes once live).
  */
-export function publishedFiles(manifest: Manifest, clientDir: string, cacheBytes: number, skip: ReadonlySet<string> = new Set()) {
+export function publishedFiles(manifest: Manifest, read: ReadFile, cacheBytes: number, skip: ReadonlySet<string> = new Set()) {
   const paths = new Map<string, ManifestPath>(Object.entries(manifest.paths).filter(([p]) => !skip.has(p)));
   const bodies = boundedCache<Uint8Array>(cacheBytes, (b) => b.byteLength);
 
@@ -59,12 +60,18 @@ export function publishedFiles(manifest: Manifest, clientDir: string, cacheBytes
       const file = i === undefined ? undefined : manifest.files[i];
       return file?.type.startsWith('text/html') ? file : undefined;
     },
-    /** The published not-found page for an unknown page path: its root's, in its language. */
-    notFound(path: string): ManifestFile | undefined {
+    /**
+     * The published not-found page for a page path: the post's own when its translation is
+     * unavailable, else its root's, in its language.
+     */
+    notFound(path: string): Found | undefined {
+      // The post's URL negotiates (its JSON and Markdown 404s are the function layer's), so its page varies by Accept.
+      const gone = manifest.unavailable[path];
+      if (gone !== undefined) return { file: manifest.files[gone]!, negotiated: true, status: 404 };
       const [first, second] = path.split('/').filter(Boolean);
       for (const prefix of [`/${first}/${second}`, `/${first}`, '']) {
         const i = manifest.notFound[prefix];
-        if (i !== undefined) return manifest.files[i];
+        if (i !== undefined) return { file: manifest.files[i]!, negotiated: false, status: 404 };
       }
       return undefined;
     },
@@ -73,8 +80,7 @@ export function publishedFiles(manifest: Manifest, clientDir: string, cacheBytes
       const name = file.file + SUFFIX[encoding];
       const hit = bodies.get(name);
       if (hit) return hit;
-      return readFile(join(clientDir, name)).then((buffer) => {
-        const body = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      return read(name).then((body) => {
         bodies.set(name, body);
         return body;
       });

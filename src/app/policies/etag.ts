@@ -1,10 +1,4 @@
-import { createHash } from 'node:crypto';
-
-/** The same validator as functions/etag.ts, synchronously (the front server hashes on its hot path). */
-export function etagOf(body: Uint8Array): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-}
-
+/** Conditional requests: one comparison for published files and computed answers alike. */
 export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;

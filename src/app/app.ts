@@ -1,0 +1,254 @@
+import type { Capabilities } from '../../functions/context.ts';
+import type { FunctionLayer } from '../../functions/routes.ts';
+import { safePath } from '../../functions/request-path.ts';
+import { etagOf } from '../../functions/etag.ts';
+import { bodyBytes, fileAnswer, type FileAnswer } from './file-answer.ts';
+import type { Found, PublishedFiles } from './published.ts';
+import { CORS_HEADERS, preflight } from './policies/cors.ts';
+import { SECURITY_HEADERS } from './policies/security.ts';
+import { rejectBearer } from './policies/bearer.ts';
+import { matchesIfNoneMatch, RETAINED_304_HEADERS } from './policies/etag.ts';
+import { isJson, rateHeaders, tooManyRequests, type RateDecision, type RateLimiter } from './policies/rate-limit.ts';
+
+/** One published build as the app serves it: its files and the functions over its content. */
+export interface Build {
+  files: PublishedFiles;
+  functions: FunctionLayer;
+  siteUrl: string;
+}
+
+/** What differs per host; everything else is the app's. */
+export interface AppHost<Env> {
+  /** The build live now (a request keeps the one it started with). */
+  live(env: Env): Build | Promise<Build>;
+  /** The client a request counts against (the socket's address on Node, CF-Connecting-IP on Workers). */
+  clientKey(request: Request, env: Env): string;
+  /** The request target's path as the client sent it (URL parsing folds dot segments the app refuses). */
+  rawPath?(request: Request, env: Env): string;
+  limiter?: RateLimiter;
+  bodyLimit: number;
+  /** Answer every function path by code, published or not (FAST_PATH=0: for checking the files). */
+  computeAll?: boolean;
+  /** Codes a computed answer for the client (Node); absent where the host's edge compresses (Workers). */
+  compress?: (identity: Uint8Array, headers: Headers, acceptEncoding: string | undefined) => Uint8Array;
+  log?: (message: string) => void;
+}
+
+/** The Web-standard app every host runs: `fetch(request, env, ctx)`, as a Worker exports it. */
+export interface App<Env> {
+  fetch(request: Request, env: Env, ctx?: unknown): Promise<Response>;
+  /** Counts a request against the client's limit (undefined: no limit, or its store is away). */
+  count(key: string): RateDecision | undefined | Promise<RateDecision | undefined>;
+  /** For an adapter that has already counted the request (Node's fast path found it over the limit). */
+  handle(request: Request, env: Env, counted?: RateDecision): Promise<Response>;
+}
+
+interface Context<Env> {
+  request: Request;
+  env: Env;
+  url: URL;
+  /** The decoded path; undefined when the request target is malformed. */
+  path: string | undefined;
+  build: Build;
+  rate?: RateDecision;
+  counted?: RateDecision;
+  capabilities: Capabilities;
+}
+
+type Next = () => Promise<Response>;
+type Middleware<Env> = (c: Context<Env>, next: Next) => Promise<Response>;
+
+const jsonError = (status: number, error: string) =>
+  new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+
+/** Sets headers on a response, copying it first when its headers are immutable (a fetched one). */
+function setHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
+    return copy;
+  }
+}
+
+/** A published file as a Web Response (the same answer Node's fast path writes). */
+async function fileResponse(files: PublishedFiles, found: Found, request: Request, rate: RateDecision | undefined): Promise<Response> {
+  const h = request.headers;
+  const opt = (name: string) => h.get(name) ?? undefined;
+  const answer: FileAnswer = fileAnswer(found, { method: request.method, acceptEncoding: opt('accept-encoding'), ifNoneMatch: opt('if-none-match'), range: opt('range'), ifRange: opt('if-range') }, rate);
+  const { body } = answer;
+  const bytes = !body ? null : 'text' in body ? body.text : await bodyBytes(body, files.body);
+  return new Response(bytes as BodyInit | null, { status: answer.status, headers: answer.headers });
+}
+
+/** A request body read up to the limit; undefined when it is larger. */
+async function boundedBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return undefined;
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    body.set(c, at);
+    at += c.byteLength;
+  }
+  return body;
+}
+
+/**
+ * The published form of a page URL written with or without its trailing slash, if it differs (the
+ * manifest keys homes with the slash and every other page without).
+ */
+function canonicalPage(files: PublishedFiles, path: string): string | undefined {
+  const trimmed = path.replace(/\/+$/, '');
+  if (path.endsWith('/') && trimmed && files.page(trimmed)) return trimmed;
+  if (!path.endsWith('/') && files.page(`${trimmed}/`)) return `${trimmed}/`;
+  return undefined;
+}
+
+/**
+ * The app: the global policies as middleware (errors, CORS and security headers, request path,
+ * preflight, bearer 401, rate limit), then the router: the function layer (body limit, ETag/304
+ * and coding of computed answers), the published files, canonical redirects, the not-found pages.
+ */
+export function createApp<Env>(host: AppHost<Env>): App<Env> {
+  const log = host.log ?? ((m: string) => console.error(m));
+  // A shared store that is away does not stop reads: requests go uncounted (and without the
+  // headers) until it is back. Said once per outage, not per request.
+  let quietUntil = 0;
+  const storeDown = (e: unknown): undefined => {
+    if (Date.now() >= quietUntil) log(`rate limit store unreachable, requests are not counted until it returns: ${(e as Error).message}`);
+    quietUntil = Date.now() + 10_000;
+    return undefined;
+  };
+
+  /** The limiter's decision; a store that throws or rejects lets the request through uncounted. */
+  const count = (key: string, cost?: number): RateDecision | undefined | Promise<RateDecision | undefined> => {
+    if (!host.limiter) return undefined;
+    try {
+      const decided = host.limiter.hit(key, cost);
+      return decided instanceof Promise ? decided.catch(storeDown) : decided;
+    } catch (e) {
+      return storeDown(e);
+    }
+  };
+
+  const internalError: Middleware<Env> = async (c, next) => {
+    try {
+      return await next();
+    } catch (e) {
+      log(`error on ${c.request.method} ${c.url.pathname}: ${(e as Error).stack ?? String(e)}`);
+      return jsonError(500, 'Internal error; the request was not processed.');
+    }
+  };
+
+  const policyHeaders: Middleware<Env> = async (_c, next) => setHeaders(await next(), { ...CORS_HEADERS, ...SECURITY_HEADERS });
+
+  /** HEAD is answered as GET, then sent without its body. */
+  const head: Middleware<Env> = async (c, next) => {
+    const response = await next();
+    if (c.request.method !== 'HEAD' || !response.body) return response;
+    await response.body.cancel().catch(() => {});
+    return new Response(null, { status: response.status, headers: response.headers });
+  };
+
+  const requestPath: Middleware<Env> = (c, next) => (c.path === undefined ? Promise.resolve(jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.')) : next());
+
+  const cors: Middleware<Env> = (c, next) => (c.request.method === 'OPTIONS' ? Promise.resolve(preflight()) : next());
+
+  const bearer: Middleware<Env> = (c, next) => Promise.resolve(rejectBearer(c.request.headers.get('authorization'), c.build.siteUrl) ?? next());
+
+  const rateLimit: Middleware<Env> = async (c, next) => {
+    if (!host.limiter) return next();
+    const key = host.clientKey(c.request, c.env);
+    c.rate = c.counted ?? (await count(key));
+    // A batch counts each of its sub-requests too; the headers report the window after them.
+    c.capabilities.charge = async (cost) => {
+      c.rate = await count(key, cost);
+      return c.rate?.allowed ?? true;
+    };
+    const response = c.rate && !c.rate.allowed ? tooManyRequests(c.rate, Math.floor(Date.now() / 1000)) : await next();
+    return c.rate && isJson(response.headers.get('content-type')) && !response.headers.has('x-ratelimit-limit') ? setHeaders(response, rateHeaders(c.rate)) : response;
+  };
+
+  /** ETag, 304 and coding for a computed 200 (published files carry theirs from the build). */
+  async function conditional(c: Context<Env>, response: Response): Promise<Response> {
+    const { request } = c;
+    const streaming = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    const cacheable = response.status === 200 && (request.method === 'GET' || request.method === 'HEAD') && !streaming && !/no-store/.test(response.headers.get('cache-control') ?? '');
+    if (!cacheable) return response;
+    if (c.rate && isJson(response.headers.get('content-type'))) response = setHeaders(response, rateHeaders(c.rate));
+    const identity = new Uint8Array(await response.arrayBuffer());
+    const headers = new Headers(response.headers);
+    if (!headers.has('etag')) headers.set('etag', await etagOf(identity));
+    const body = host.compress ? host.compress(identity, headers, request.headers.get('accept-encoding') ?? undefined) : identity;
+    if (matchesIfNoneMatch(request.headers.get('if-none-match'), headers.get('etag')!)) {
+      const kept = new Headers();
+      for (const name of [...RETAINED_304_HEADERS, ...(c.rate ? Object.keys(rateHeaders(c.rate)) : [])]) {
+        const v = headers.get(name);
+        if (v !== null) kept.set(name, v);
+      }
+      return new Response(null, { status: 304, headers: kept });
+    }
+    headers.set('content-length', String(body.byteLength));
+    return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  }
+
+  async function router(c: Context<Env>): Promise<Response> {
+    const { request, url, build } = c;
+    const path = c.path!;
+    const method = request.method;
+    const read = method === 'GET' || method === 'HEAD';
+    const accept = request.headers.get('accept') ?? undefined;
+    // Static first: a published answer is served as it is, never recomputed.
+    const published = host.computeAll ? undefined : read ? build.files.find(path, url.search.slice(1), accept) : undefined;
+    if (published) return fileResponse(build.files, published, request, c.rate);
+    if (build.functions.owns(path)) {
+      let forwarded = request;
+      if (method !== 'GET' && method !== 'HEAD') {
+        const body = await boundedBody(request, host.bodyLimit);
+        if (!body) return jsonError(413, `Request body too large: the limit is ${host.bodyLimit} bytes.`);
+        forwarded = new Request(url, { method, headers: request.headers, body: body as Uint8Array<ArrayBuffer>, signal: request.signal });
+      }
+      const answered = await build.functions(forwarded, path, c.capabilities, url);
+      if (answered) return conditional(c, answered);
+    }
+    const found = build.files.find(path, url.search.slice(1), accept);
+    if (found && read) return fileResponse(build.files, found, request, c.rate);
+    if (found) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
+    const canonical = canonicalPage(build.files, path);
+    if (canonical) return new Response(null, { status: 301, headers: { location: `${canonical}${url.search}` } });
+    // API paths never get here: the function layer answers their 404 as JSON.
+    const notFound = build.files.notFound(path);
+    if (notFound) return fileResponse(build.files, notFound, request, c.rate);
+    return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  }
+
+  const chain: Middleware<Env>[] = [policyHeaders, internalError, head, requestPath, cors, bearer, rateLimit];
+  const run = (c: Context<Env>, i: number): Promise<Response> => (i < chain.length ? chain[i]!(c, () => run(c, i + 1)) : router(c));
+
+  async function handle(request: Request, env: Env, counted?: RateDecision): Promise<Response> {
+    const url = new URL(request.url);
+    const build = await host.live(env);
+    // The path is decoded (and checked) once, here.
+    const path = safePath(host.rawPath?.(request, env) ?? url.pathname);
+    return run({ request, env, url, path, build, counted, capabilities: {} }, 0);
+  }
+
+  return { fetch: (request, env) => handle(request, env), count, handle };
+}

@@ -1,0 +1,29 @@
+import { createCore, type Core } from '../core/index.ts';
+import type { BodyStore, Catalog, EntryBody } from '../core/types.ts';
+import { loadSearchSource } from '../search/load-source.ts';
+import { readJson, type BundleReader } from './reader.ts';
+
+/** Bodies load on demand and stay cached (up to `limit` of them). */
+export function bundleBodyStore(reader: BundleReader, limit = 2000): BodyStore {
+  const cache = new Map<string, Promise<EntryBody | undefined>>();
+  return {
+    get(slug, lang) {
+      const key = `${slug}/${lang}`;
+      let hit = cache.get(key);
+      if (!hit) {
+        hit = readJson<EntryBody>(reader, `bodies/${slug}/${lang}.json`).catch(() => undefined);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+        cache.set(key, hit);
+      }
+      return hit;
+    },
+  };
+}
+
+/** A bundle as a core, from wherever the host keeps it. */
+export async function loadBundleCore(reader: BundleReader): Promise<Core> {
+  const catalog = await readJson<Catalog>(reader, 'catalog.json');
+  if (!catalog) throw new Error('the bundle has no catalog.json');
+  const slugs = catalog.posts.map((p) => p.slug);
+  return createCore(catalog, bundleBodyStore(reader), await loadSearchSource(reader, slugs));
+}

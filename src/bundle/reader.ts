@@ -1,0 +1,19 @@
+/** How a host reads the files of a build's bundle (catalog, bodies, search) by their path in it. */
+export interface BundleReader {
+  /** A file's bytes; undefined when it is absent. */
+  read(name: string): Promise<Uint8Array | undefined>;
+  /**
+   * The same, synchronously, where the host can (a disk). Without it, what is otherwise read on
+   * first use (search snippet texts) is read up front.
+   */
+  readSync?(name: string): Uint8Array | undefined;
+}
+
+const decoder = new TextDecoder();
+
+export async function readJson<T>(reader: BundleReader, name: string): Promise<T | undefined> {
+  const bytes = await reader.read(name);
+  return bytes === undefined ? undefined : (JSON.parse(decoder.decode(bytes)) as T);
+}
+
+export const decodeJson = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
