@@ -3,10 +3,21 @@
 // A failed build removes its folder, leaves the live build as it was, and exits 1.
 import { spawnSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { build } from 'astro';
-import { buildLayout, PUBLISH } from '../src/build/roots.ts';
+import { buildLayout, PUBLISH, ROOTS } from '../src/build/roots.ts';
+import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudflare.ts';
 import { goLive, newBuildId, prepareBuildDir, removeOldBuilds } from '../src/build/go-live.ts';
 import { publishBuild } from '../src/build/publish-build.ts';
+
+// `--target cloudflare` also writes a deployable project for that host (README "Deploy").
+const TARGETS = ['node', 'cloudflare'] as const;
+const { values } = parseArgs({ options: { target: { type: 'string', default: 'node' } } });
+if (!TARGETS.includes(values.target as (typeof TARGETS)[number])) {
+  console.error(`unknown --target ${values.target}; one of ${TARGETS.join(', ')}`);
+  process.exit(2);
+}
 
 const started = performance.now();
 const id = newBuildId();
@@ -23,6 +34,7 @@ try {
   const manifest = await publishBuild(buildLayout(dir), id);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
+  if (values.target === 'cloudflare') console.log(describeCloudflare(await writeCloudflare(buildLayout(dir), ROOTS.map((r) => r.name), join(PUBLISH.out, 'cloudflare'))));
   await goLive(PUBLISH.out, id);
 } catch (e) {
   await rm(dir, { recursive: true, force: true });

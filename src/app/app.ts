@@ -80,7 +80,8 @@ async function fileResponse(files: PublishedFiles, found: Found, request: Reques
   const answer: FileAnswer = fileAnswer(found, { method: request.method, acceptEncoding: opt('accept-encoding'), ifNoneMatch: opt('if-none-match'), range: opt('range'), ifRange: opt('if-range') }, rate);
   const { body } = answer;
   const bytes = !body ? null : 'text' in body ? body.text : await bodyBytes(body, files.body);
-  return new Response(bytes as BodyInit | null, { status: answer.status, headers: answer.headers });
+  // Coded bytes go as they are: Workers would otherwise code the body again (Node ignores the option).
+  return new Response(bytes as BodyInit | null, { status: answer.status, headers: answer.headers, encodeBody: 'manual' } as ResponseInit);
 }
 
 /** A request body read up to the limit; undefined when it is larger. */
@@ -239,15 +240,25 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
   }
 
-  const chain: Middleware<Env>[] = [policyHeaders, internalError, head, requestPath, cors, bearer, rateLimit];
+  /** The build this request is answered from, all the way (a host may load it on first use). */
+  const liveBuild: Middleware<Env> = async (c, next) => {
+    try {
+      c.build = await host.live(c.env);
+    } catch (e) {
+      log(`the build could not be loaded: ${(e as Error).message}`);
+      return jsonError(503, 'Service unavailable: the build could not be loaded; the operator will find why in the logs.');
+    }
+    return next();
+  };
+
+  const chain: Middleware<Env>[] = [policyHeaders, internalError, liveBuild, head, requestPath, cors, bearer, rateLimit];
   const run = (c: Context<Env>, i: number): Promise<Response> => (i < chain.length ? chain[i]!(c, () => run(c, i + 1)) : router(c));
 
   async function handle(request: Request, env: Env, counted?: RateDecision): Promise<Response> {
     const url = new URL(request.url);
-    const build = await host.live(env);
     // The path is decoded (and checked) once, here.
     const path = safePath(host.rawPath?.(request, env) ?? url.pathname);
-    return run({ request, env, url, path, build, counted, capabilities: {} }, 0);
+    return run({ request, env, url, path, counted, capabilities: {} } as Context<Env>, 0);
   }
 
   return { fetch: (request, env) => handle(request, env), count, handle };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp } from '../app/app.ts';
-import type { RateDecision, RateLimiter } from '../app/policies/rate-limit.ts';
+import { forwardedClient, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
 import { safePath } from '../../functions/request-path.ts';
 import { toWebRequest, writeResponse } from './node-bridge.ts';
 import { serveFile } from './fast-path.ts';
@@ -24,12 +24,7 @@ interface NodeEnv {
 }
 
 function clientKey(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? 'unknown';
+  return (trustProxy ? forwardedClient(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 /**

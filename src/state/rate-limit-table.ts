@@ -1,4 +1,4 @@
-import type { RateDecision, RateLimiter } from '../app/policies/rate-limit.ts';
+import { windowDecision, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
 import { hashKey, RATE_SLOTS, SLOT_INTS } from './shared-memory.ts';
 
 // Slot layout: lock, key hash (two ints), window number, count.
@@ -49,7 +49,7 @@ export function sharedRateLimiter(table: SharedArrayBuffer, limit: number, windo
         }
         Atomics.store(ints, slot + LOCK, 0);
       }
-      return { limit, remaining: Math.max(0, limit - count), reset: Math.ceil(((window + 1) * windowMs) / 1000), allowed: count <= limit };
+      return windowDecision(count, window, limit, windowMs);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { get, startServer, useServer } from '../helpers/server.ts';
+import { get, startServer, TARGET, useServer } from '../helpers/server.ts';
 
 const site = useServer();
 
@@ -152,7 +152,10 @@ describe('not found, methods, bodies, paths', () => {
   test('bad percent-encoding and traversal are 400', async () => {
     for (const path of ['/api/posts/%E0%A4%A', '/%2e%2e/etc/passwd', '/media/../../package.json', '/api/%00', '/a%5c..%5cb']) {
       const r = await raw(path);
-      assert.equal(r.status, 400, path);
+      // Cloudflare folds dot segments before a worker runs (URL normalization), so there the
+      // climb arrives as a plain unknown path: 404, and nothing outside the site is reachable.
+      const folded = TARGET === 'cloudflare' && /^\/(%2e%2e|media\/\.\.)/.test(path);
+      assert.equal(r.status, folded ? 404 : 400, path);
       assert.equal(r.headers['access-control-allow-origin'], '*');
     }
     assert.equal((await get(site.url, '/api/posts')).status, 200, 'still healthy');

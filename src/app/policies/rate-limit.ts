@@ -14,6 +14,11 @@ export interface RateLimiter {
   hit(key: string, cost?: number): RateDecision | Promise<RateDecision>;
 }
 
+/** The decision after `count` requests in fixed window number `window` (windows of `windowMs` from the epoch). */
+export function windowDecision(count: number, window: number, limit: number, windowMs: number): RateDecision {
+  return { limit, remaining: Math.max(0, limit - count), reset: Math.ceil(((window + 1) * windowMs) / 1000), allowed: count <= limit };
+}
+
 export function rateHeaders(d: RateDecision): Record<string, string> {
   return {
     'x-ratelimit-limit': String(d.limit),
@@ -32,3 +37,9 @@ export function tooManyRequests(d: RateDecision, nowSeconds: number): Response {
 
 /** The rate-limit headers go on JSON answers (a page or an image has no client reading them). */
 export const isJson = (type: string | null) => /[/+]json\b/.test(type ?? '');
+
+/** The client a proxy in front names: the first X-Forwarded-For entry (only with TRUST_PROXY). */
+export function forwardedClient(header: string | string[] | null | undefined): string | undefined {
+  const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
+  return first || undefined;
+}

@@ -1,0 +1,58 @@
+// `npm run preview:cloudflare`: the Workers project of `npm run build -- --target cloudflare`, run
+// locally on workerd by wrangler (no network, no account): Durable Objects are emulated, their
+// state kept in a fresh temporary folder. PORT (default 4321) and HOST as for `npm start`; the
+// settings (RATE_LIMIT, BODY_LIMIT, EVENT_SIGNING_SECRET...) are passed to the worker as vars.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PUBLISH } from '../src/build/roots.ts';
+
+const config = resolve(PUBLISH.out, 'cloudflare', 'wrangler.jsonc');
+if (!existsSync(config)) {
+  console.error(`${config} is missing: run \`npm run build -- --target cloudflare\` first.`);
+  process.exit(1);
+}
+
+/** A free loopback port (wrangler's own inspector must not collide with another preview's). */
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+
+// A preview is one machine: a key of its own when none is given (a deployed worker must have one).
+process.env.EVENT_SIGNING_SECRET ||= randomBytes(32).toString('base64url');
+const SETTINGS = ['RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'TRUST_PROXY', 'BODY_LIMIT', 'MCP_ALLOWED_ORIGINS', 'ANSWER_CACHE_MB', 'EVENT_SIGNING_SECRET'];
+const vars = SETTINGS.filter((name) => process.env[name] !== undefined).flatMap((name) => ['--var', `${name}:${process.env[name]}`]);
+const port = Number(process.env.PORT || 4321) || (await freePort());
+const host = process.env.HOST || '127.0.0.1';
+const state = await mkdtemp(join(tmpdir(), 'folio-workerd-'));
+const args = [resolve('node_modules/wrangler/bin/wrangler.js'), 'dev', '-c', config, '--port', String(port), '--ip', host, '--inspector-port', String(await freePort()), '--persist-to', state, '--show-interactive-dev-session=false', ...vars];
+const child = spawn(process.execPath, args, {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_LOG_SANITIZE: 'false' },
+});
+
+// Said once wrangler has workerd listening: the same line `npm start` prints, so tools wait for either alike.
+let said = false;
+child.stdout!.on('data', (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  if (!said && /Ready on http/.test(chunk.toString())) {
+    said = true;
+    console.log(`folio on workerd: listening on http://localhost:${port}`);
+  }
+});
+
+const stop = () => child.kill('SIGTERM');
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+child.on('exit', async (code) => {
+  await rm(state, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

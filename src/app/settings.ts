@@ -1,0 +1,36 @@
+/** The app's settings, read the same way from Node's environment and from a Worker's vars. */
+export type Vars = Readonly<Record<string, unknown>>;
+
+/** A setting as text ('' when unset; a Worker's env also holds bindings, which are not settings). */
+const text = (env: Vars, name: string) => (typeof env[name] === 'string' ? env[name] : '');
+
+export function int(env: Vars, name: string, fallback: number, min: number): number {
+  const raw = text(env, name);
+  if (raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export interface AppSettings {
+  rateLimit: number;
+  rateWindowSeconds: number;
+  /** Count clients by X-Forwarded-For (TRUST_PROXY=1): only behind a proxy that sets it. */
+  trustProxy: boolean;
+  bodyLimit: number;
+  /** Browser origins allowed to use MCP besides the site and loopback. */
+  mcpAllowedOrigins: string[];
+  /** Bytes of computed answers kept for repeated queries (ANSWER_CACHE_MB, default 64; 0 turns it off). */
+  answerCacheBytes: number;
+}
+
+export function appSettings(env: Vars): AppSettings {
+  return {
+    rateLimit: int(env, 'RATE_LIMIT', 1000, 0),
+    rateWindowSeconds: int(env, 'RATE_LIMIT_WINDOW', 60, 1),
+    trustProxy: ['1', 'true'].includes(text(env, 'TRUST_PROXY')),
+    bodyLimit: int(env, 'BODY_LIMIT', 64 * 1024, 1),
+    mcpAllowedOrigins: text(env, 'MCP_ALLOWED_ORIGINS').split(',').map((o) => o.trim()).filter(Boolean),
+    answerCacheBytes: int(env, 'ANSWER_CACHE_MB', 64, 0) * 1024 * 1024,
+  };
+}

@@ -1,0 +1,89 @@
+// The Cloudflare Workers adapter: the app, with the build read through the assets binding and the
+// rate limit kept in a Durable Object per client. `npm run build -- --target cloudflare` writes
+// the project around it (dist/cloudflare); `npm run preview:cloudflare` runs it on workerd.
+import { createApp, type App, type Build } from '../../app/app.ts';
+import { assembleBuild } from '../../app/build.ts';
+import { appSettings, type Vars } from '../../app/settings.ts';
+import { forwardedClient, type RateLimiter } from '../../app/policies/rate-limit.ts';
+import { localStreamCounter } from '../../../functions/sse.ts';
+import type { Root } from '../../../functions/context.ts';
+import { localSessionBus } from '../../state/session-bus.ts';
+import { loadBundleCore } from '../../bundle/load-core.ts';
+import { decodeJson } from '../../bundle/reader.ts';
+import { ROOTS } from '../../build/roots.ts';
+import type { Manifest } from '../../publish/manifest.ts';
+import { assetBytes, assetsBundle, PRIVATE_PREFIX } from './assets-bundle.ts';
+import type { RateLimits } from './rate-limits.ts';
+import pkg from '../../../package.json' with { type: 'json' };
+
+export { RateLimits } from './rate-limits.ts';
+
+interface Env extends Vars {
+  ASSETS: Fetcher;
+  RATE_LIMITS: DurableObjectNamespace<RateLimits>;
+  EVENT_SIGNING_SECRET?: string;
+}
+
+/** Files of the static artefact: a 404 from the binding is a broken upload, not an absent file. */
+async function need(assets: Fetcher, path: string): Promise<Uint8Array> {
+  const bytes = await assetBytes(assets, path);
+  if (!bytes) throw new Error(`assets: ${path} is missing from the upload`);
+  return bytes;
+}
+
+/** Loaded once per isolate, on its first request (the cold start), and kept. */
+async function loadBuild(env: Env): Promise<Build> {
+  const settings = appSettings(env);
+  const manifest = decodeJson<Manifest>(await need(env.ASSETS, `${PRIVATE_PREFIX}/manifest.json`));
+  // Each isolate would draw its own random key, and events signed in one would not verify in
+  // another (as with REDIS_URL on Node, the key must be given).
+  const secret = env.EVENT_SIGNING_SECRET;
+  if (!secret) throw new Error('EVENT_SIGNING_SECRET is not set: `npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc`');
+  const roots: Root[] = await Promise.all(
+    ROOTS.map(async (r) => ({
+      name: r.name,
+      base: r.base,
+      core: await loadBundleCore(assetsBundle(env.ASSETS, r.name)),
+      signingSecret: r.publishedSigningKey ?? secret,
+      signingKeyPublished: r.publishedSigningKey !== undefined,
+    })),
+  );
+  const shared = {
+    hostname: 'cloudflare',
+    version: pkg.version,
+    worker: { index: 1, count: 1 },
+    streams: localStreamCounter(),
+    mcpSessions: localSessionBus(),
+    mcpAllowedOrigins: settings.mcpAllowedOrigins,
+    answerCacheBytes: settings.answerCacheBytes,
+    limits: { rateLimit: settings.rateLimit, rateWindowSeconds: settings.rateWindowSeconds, bodyLimit: settings.bodyLimit },
+  };
+  return assembleBuild(manifest, (name) => need(env.ASSETS, name), roots, shared, 32 * 1024 * 1024);
+}
+
+/** A fixed window per client, counted by that client's Durable Object. */
+function durableLimiter(env: Env, limit: number, windowSeconds: number): RateLimiter {
+  return { hit: (key, cost = 1) => env.RATE_LIMITS.get(env.RATE_LIMITS.idFromName(key)).hit(cost, limit, windowSeconds) };
+}
+
+let app: App<Env> | undefined;
+let build: Promise<Build> | undefined;
+
+export default {
+  fetch(request: Request, env: Env, ctx: unknown): Promise<Response> {
+    if (!app) {
+      const settings = appSettings(env);
+      app = createApp<Env>({
+        live: (e) => (build ??= loadBuild(e).catch((error: unknown) => {
+          build = undefined; // the next request tries again
+          throw error;
+        })),
+        // Cloudflare's edge sets CF-Connecting-IP; X-Forwarded-For only when the operator says a proxy sits in front.
+        clientKey: (r) => (settings.trustProxy ? forwardedClient(r.headers.get('x-forwarded-for')) : undefined) ?? r.headers.get('cf-connecting-ip') ?? 'unknown',
+        limiter: settings.rateLimit > 0 ? durableLimiter(env, settings.rateLimit, settings.rateWindowSeconds) : undefined,
+        bodyLimit: settings.bodyLimit,
+      });
+    }
+    return app.fetch(request, env, ctx);
+  },
+};

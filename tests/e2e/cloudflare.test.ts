@@ -1,0 +1,94 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PUBLISH, ROOTS } from '../../src/build/roots.ts';
+import { liveManifest } from '../helpers/manifest.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+// The Workers project `npm run build -- --target cloudflare` writes (npm test builds it), checked
+// as files, then run on workerd by `npm run preview:cloudflare`.
+const OUT = join(PUBLISH.out, 'cloudflare');
+const built = existsSync(join(OUT, 'wrangler.jsonc'));
+const skip = built ? false : `${OUT} is absent: run \`npm run build -- --target cloudflare\``;
+
+async function config() {
+  const text = await readFile(join(OUT, 'wrangler.jsonc'), 'utf8');
+  return JSON.parse(text.replace(/^\/\/.*$/gm, '')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('the Cloudflare Workers project', { skip }, () => {
+  test('wrangler.jsonc: the worker, nodejs_compat, assets behind the worker, the Durable Object and its migration', async () => {
+    const c = await config();
+    assert.match(c.main, /src\/hosts\/cloudflare\/worker\.ts$/);
+    assert.ok(existsSync(join(OUT, c.main)), 'the worker entry resolves from the project');
+    assert.deepEqual(c.compatibility_flags, ['nodejs_compat', 'enable_request_signal']);
+    assert.match(c.compatibility_date, /^\d{4}-\d{2}-\d{2}$/);
+    assert.deepEqual(c.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: true, html_handling: 'none', not_found_handling: 'none' });
+    assert.deepEqual(c.durable_objects.bindings, [{ name: 'RATE_LIMITS', class_name: 'RateLimits' }]);
+    assert.deepEqual(c.migrations, [{ tag: 'v1', new_sqlite_classes: ['RateLimits'] }]);
+  });
+
+  test('assets: every manifest file with its variants, the manifest and the bundles (without media) under /_folio', async () => {
+    const manifest = await liveManifest();
+    const assets = join(OUT, 'assets');
+    for (const f of manifest.files) {
+      assert.ok(existsSync(join(assets, f.file)), f.file);
+      if (f.br !== undefined) assert.ok(existsSync(join(assets, `${f.file}.br`)), `${f.file}.br`);
+    }
+    assert.deepEqual(JSON.parse(await readFile(join(assets, '_folio/manifest.json'), 'utf8')), manifest);
+    for (const r of ROOTS) {
+      assert.ok(existsSync(join(assets, '_folio/bundle', r.name, 'catalog.json')), r.name);
+      assert.ok(!existsSync(join(assets, '_folio/bundle', r.name, 'media')), `${r.name} media are not duplicated`);
+    }
+    for (const f of ['_headers', '_redirects', '404.html']) assert.ok(existsSync(join(assets, f)), f);
+  });
+
+  describe('on workerd', () => {
+    let worker: RunningServer;
+    before(async () => {
+      worker = await startServer({ RATE_LIMIT: '0' }, 'cloudflare');
+    });
+    after(() => worker?.stop());
+
+    test('the private build files are never served', async () => {
+      for (const path of ['/_folio/manifest.json', '/_folio/bundle/main/catalog.json', '/_folio/bundle/sandbox/search/en.index.bin', '/_headers', '/api/posts/index.json.br']) {
+        const res = await fetch(worker.url + path, { headers: { 'accept-encoding': 'identity' } });
+        await res.arrayBuffer();
+        assert.equal(res.status, 404, path);
+      }
+    });
+
+    test('a published answer comes with its build-time bytes and validators, coded as published', async () => {
+      const manifest = await liveManifest();
+      const file = manifest.files[manifest.paths['/api/posts']!.answers[''] as number]!;
+      const published = await readFile(join(OUT, 'assets', `${file.file}.br`));
+      const res = await fetch(`${worker.url}/api/posts`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(res.headers.get('etag'), `${file.etag.slice(0, -1)}-br"`);
+      assert.equal(res.headers.get('content-encoding'), 'br');
+      // fetch decodes the brotli; the worker sent the published bytes (not coded twice).
+      assert.equal(Buffer.from(await res.arrayBuffer()).byteLength, file.length);
+      assert.ok(published.byteLength < file.length);
+    });
+
+    test('the rate limit is one count per client in its Durable Object', async () => {
+      const limited = await startServer({ RATE_LIMIT: '4' }, 'cloudflare');
+      try {
+        const statuses: number[] = [];
+        const remaining: (string | null)[] = [];
+        for (let i = 0; i < 6; i++) {
+          // Published and computed answers count against the same window.
+          const res = await fetch(`${limited.url}${['/api/posts', '/api/posts?per_page=3', '/api/site'][i % 3]}`);
+          await res.arrayBuffer();
+          statuses.push(res.status);
+          remaining.push(res.headers.get('x-ratelimit-remaining'));
+        }
+        assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+        assert.deepEqual(remaining, ['3', '2', '1', '0', '0', '0']);
+      } finally {
+        await limited.stop();
+      }
+    });
+  });
+});
