@@ -12,7 +12,7 @@ export const WORKERS_LIMITS = {
 };
 
 /** The compatibility date the worker is written for (workerd of the pinned wrangler supports it). */
-export const COMPATIBILITY_DATE = '2026-11-01';
+export const COMPATIBILITY_DATE = '2026-10-20';
 
 async function* filesUnder(dir: string): AsyncGenerator<string> {
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) if (e.isFile()) yield join(e.parentPath, e.name);
