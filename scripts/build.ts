@@ -8,16 +8,21 @@ import { parseArgs } from 'node:util';
 import { build } from 'astro';
 import { buildLayout, PUBLISH, ROOTS } from '../src/build/roots.ts';
 import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudflare.ts';
+import { writeNetlify } from '../src/build/targets/netlify.ts';
+import { writeVercel } from '../src/build/targets/vercel.ts';
+import { writeStatic } from '../src/build/targets/static.ts';
 import { goLive, newBuildId, prepareBuildDir, removeOldBuilds } from '../src/build/go-live.ts';
 import { publishBuild } from '../src/build/publish-build.ts';
 
-// `--target cloudflare` also writes a deployable project for that host (README "Deploy").
-const TARGETS = ['node', 'cloudflare'] as const;
-const { values } = parseArgs({ options: { target: { type: 'string', default: 'node' } } });
-if (!TARGETS.includes(values.target as (typeof TARGETS)[number])) {
-  console.error(`unknown --target ${values.target}; one of ${TARGETS.join(', ')}`);
+// `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
+const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
+const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] } } });
+const unknown = values.target.filter((t) => !TARGETS.includes(t as (typeof TARGETS)[number]));
+if (unknown.length > 0) {
+  console.error(`unknown --target ${unknown.join(', ')}; one of ${TARGETS.join(', ')}`);
   process.exit(2);
 }
+const wants = (t: string) => values.target.includes(t) || values.target.includes('all');
 
 const started = performance.now();
 const id = newBuildId();
@@ -34,7 +39,12 @@ try {
   const manifest = await publishBuild(buildLayout(dir), id);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
-  if (values.target === 'cloudflare') console.log(describeCloudflare(await writeCloudflare(buildLayout(dir), ROOTS.map((r) => r.name), join(PUBLISH.out, 'cloudflare'))));
+  const layout = buildLayout(dir);
+  const roots = ROOTS.map((r) => r.name);
+  if (wants('cloudflare')) console.log(describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))));
+  if (wants('netlify')) console.log(await writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')));
+  if (wants('vercel')) console.log(await writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')));
+  if (wants('static')) console.log(await writeStatic(layout, join(PUBLISH.out, 'static')));
   await goLive(PUBLISH.out, id);
 } catch (e) {
   await rm(dir, { recursive: true, force: true });

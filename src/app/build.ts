@@ -1,5 +1,10 @@
 import { createFunctions } from '../../functions/routes.ts';
 import type { Assets, Host, Root } from '../../functions/context.ts';
+import { localStreamCounter } from '../../functions/sse.ts';
+import { ROOTS } from '../build/roots.ts';
+import type { Core } from '../core/index.ts';
+import { localSessionBus } from '../state/session-bus.ts';
+import type { AppSettings } from './settings.ts';
 import { MANIFEST_VERSION, type Manifest } from '../publish/manifest.ts';
 import { publishedFiles, type PublishedFiles, type ReadFile } from './published.ts';
 import type { Build } from './app.ts';
@@ -31,4 +36,38 @@ export function assembleBuild(manifest: Manifest, read: ReadFile, roots: Root[],
   const files = publishedFiles(manifest, read, fileCacheBytes, new Set(sameLimits ? [] : manifest.configDependent));
   const functions = createFunctions({ ...shared, roots, assets: pagesOf(files) });
   return { files, functions, siteUrl: roots[0]!.core.catalog.site_url };
+}
+
+/**
+ * The content roots of a build with their signing keys (the sandbox's is published) and services,
+ * each root's core read however the host reads its bundle.
+ */
+export function contentRoots(secret: string, core: (name: Root['name']) => Promise<Core>, contact?: (name: Root['name'], core: Core) => Root['contact']): Promise<Root[]> {
+  return Promise.all(
+    ROOTS.map(async (r) => {
+      const loaded = await core(r.name);
+      return {
+        name: r.name,
+        base: r.base,
+        core: loaded,
+        signingSecret: r.publishedSigningKey ?? secret,
+        signingKeyPublished: r.publishedSigningKey !== undefined,
+        contact: contact?.(r.name, loaded),
+      };
+    }),
+  );
+}
+
+/** The host of an instance that shares nothing with others (a Worker isolate, a serverless function). */
+export function instanceHost(settings: AppSettings, hostname: string, version: string): SharedHost {
+  return {
+    hostname,
+    version,
+    worker: { index: 1, count: 1 },
+    streams: localStreamCounter(),
+    mcpSessions: localSessionBus(),
+    mcpAllowedOrigins: settings.mcpAllowedOrigins,
+    answerCacheBytes: settings.answerCacheBytes,
+    limits: { rateLimit: settings.rateLimit, rateWindowSeconds: settings.rateWindowSeconds, bodyLimit: settings.bodyLimit },
+  };
 }

@@ -12,7 +12,7 @@ import type { SessionBus } from '../state/session-bus.ts';
 import type { ServerConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
 import { loadGeneration } from './generation.ts';
-import type { SharedHost } from '../app/build.ts';
+import { contentRoots, type SharedHost } from '../app/build.ts';
 import { followLiveBuild } from './live-build.ts';
 import type { RateLimiter } from '../app/policies/rate-limit.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -59,18 +59,10 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     return services.get(name);
   };
   const rootsOf = (layout: BuildLayout): Promise<Root[]> =>
-    Promise.all(
-      ROOTS.map(async (r) => {
-        const core = await loadCore(layout.bundle(r.name));
-        return {
-          name: r.name,
-          base: r.base,
-          core,
-          signingSecret: r.publishedSigningKey ?? state.signingSecret,
-          signingKeyPublished: r.publishedSigningKey !== undefined,
-          contact: contactFor(r.name, `${core.catalog.site_url}${r.base}/contact/send`),
-        };
-      }),
+    contentRoots(
+      state.signingSecret,
+      (name) => loadCore(layout.bundle(name)),
+      (name, core) => contactFor(name, `${core.catalog.site_url}${ROOTS.find((r) => r.name === name)!.base}/contact/send`),
     );
   const shared: SharedHost = {
     hostname: hostname(),

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, rm, stat, writeFile, link, copyFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { mirror, place } from './files.ts';
 import type { BuildLayout } from '../roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
 
@@ -13,26 +14,6 @@ export const WORKERS_LIMITS = {
 
 /** The compatibility date the worker is written for (workerd of the pinned wrangler supports it). */
 export const COMPATIBILITY_DATE = '2026-10-20';
-
-async function* filesUnder(dir: string): AsyncGenerator<string> {
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) if (e.isFile()) yield join(e.parentPath, e.name);
-}
-
-/** Hard links when the folders share a file system (no bytes copied), copies otherwise. */
-async function mirror(from: string, to: string, skip: (rel: string) => boolean = () => false): Promise<{ files: number; largest: number }> {
-  let files = 0;
-  let largest = 0;
-  for await (const file of filesUnder(from)) {
-    const rel = relative(from, file);
-    if (skip(rel)) continue;
-    const target = join(to, rel);
-    await mkdir(dirname(target), { recursive: true });
-    await link(file, target).catch(() => copyFile(file, target));
-    largest = Math.max(largest, (await stat(file)).size);
-    files++;
-  }
-  return { files, largest };
-}
 
 /** The Workers project: the worker, its bindings, and the assets it reads through ASSETS. */
 export function wranglerConfig(outDir: string): object {
@@ -77,7 +58,7 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   const assets = join(outDir, 'assets');
   const client = await mirror(layout.client, assets);
   await mkdir(join(assets, PRIVATE_PREFIX), { recursive: true });
-  await link(layout.manifest, join(assets, PRIVATE_PREFIX, 'manifest.json')).catch(() => copyFile(layout.manifest, join(assets, PRIVATE_PREFIX, 'manifest.json')));
+  await place(layout.manifest, join(assets, PRIVATE_PREFIX, 'manifest.json'));
   let files = client.files + 1;
   let largest = client.largest;
   for (const root of roots) {

@@ -2,15 +2,11 @@
 // rate limit kept in a Durable Object per client. `npm run build -- --target cloudflare` writes
 // the project around it (dist/cloudflare); `npm run preview:cloudflare` runs it on workerd.
 import { createApp, type App, type Build } from '../../app/app.ts';
-import { assembleBuild } from '../../app/build.ts';
+import { assembleBuild, contentRoots, instanceHost } from '../../app/build.ts';
 import { appSettings, type Vars } from '../../app/settings.ts';
 import { forwardedClient, type RateLimiter } from '../../app/policies/rate-limit.ts';
-import { localStreamCounter } from '../../../functions/sse.ts';
-import type { Root } from '../../../functions/context.ts';
-import { localSessionBus } from '../../state/session-bus.ts';
 import { loadBundleCore } from '../../bundle/load-core.ts';
 import { decodeJson } from '../../bundle/reader.ts';
-import { ROOTS } from '../../build/roots.ts';
 import type { Manifest } from '../../publish/manifest.ts';
 import { assetBytes, assetsBundle, PRIVATE_PREFIX } from './assets-bundle.ts';
 import type { RateLimits } from './rate-limits.ts';
@@ -39,26 +35,8 @@ async function loadBuild(env: Env): Promise<Build> {
   // another (as with REDIS_URL on Node, the key must be given).
   const secret = env.EVENT_SIGNING_SECRET;
   if (!secret) throw new Error('EVENT_SIGNING_SECRET is not set: `npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc`');
-  const roots: Root[] = await Promise.all(
-    ROOTS.map(async (r) => ({
-      name: r.name,
-      base: r.base,
-      core: await loadBundleCore(assetsBundle(env.ASSETS, r.name)),
-      signingSecret: r.publishedSigningKey ?? secret,
-      signingKeyPublished: r.publishedSigningKey !== undefined,
-    })),
-  );
-  const shared = {
-    hostname: 'cloudflare',
-    version: pkg.version,
-    worker: { index: 1, count: 1 },
-    streams: localStreamCounter(),
-    mcpSessions: localSessionBus(),
-    mcpAllowedOrigins: settings.mcpAllowedOrigins,
-    answerCacheBytes: settings.answerCacheBytes,
-    limits: { rateLimit: settings.rateLimit, rateWindowSeconds: settings.rateWindowSeconds, bodyLimit: settings.bodyLimit },
-  };
-  return assembleBuild(manifest, (name) => need(env.ASSETS, name), roots, shared, 32 * 1024 * 1024);
+  const roots = await contentRoots(secret, (name) => loadBundleCore(assetsBundle(env.ASSETS, name)));
+  return assembleBuild(manifest, (name) => need(env.ASSETS, name), roots, instanceHost(settings, 'cloudflare', pkg.version), 32 * 1024 * 1024);
 }
 
 /** A fixed window per client, counted by that client's Durable Object. */

@@ -1,0 +1,43 @@
+import { build } from 'esbuild';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BuildLayout } from '../roots.ts';
+import { mirror, place } from './files.ts';
+
+/**
+ * A serverless Node entry as one ES module (its dependencies inside), for hosts that run what
+ * they are given (Vercel's Build Output) or re-bundle it (Netlify).
+ */
+export async function bundleFunction(entry: string, outfile: string): Promise<number> {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    logLevel: 'error',
+    // Some dependencies are CommonJS and call require() for Node's modules.
+    banner: { js: "import { createRequire as __folioRequire } from 'node:module'; const require = __folioRequire(import.meta.url);" },
+  });
+  return (await stat(outfile)).size;
+}
+
+/** The build a function serves, as a folder beside it: manifest.json, site/client, bundle/ (without media). */
+export async function shipBuild(layout: BuildLayout, roots: readonly string[], to: string): Promise<{ files: number; largest: number }> {
+  await rm(to, { recursive: true, force: true });
+  await mkdir(to, { recursive: true });
+  await place(layout.manifest, join(to, 'manifest.json'));
+  const client = await mirror(layout.client, join(to, 'site', 'client'));
+  let files = client.files + 1;
+  let largest = client.largest;
+  for (const root of roots) {
+    const b = await mirror(layout.bundle(root), join(to, 'bundle', root), (rel) => rel.startsWith('media/'));
+    files += b.files;
+    largest = Math.max(largest, b.largest);
+  }
+  return { files, largest };
+}
+
+/** What the CDN serves without the function: fingerprinted assets, media, the favicon and the headers file. */
+export const CDN_ASSETS = (rel: string) => /^(_astro\/|media\/|sandbox\/media\/|favicon\.svg$|_headers$)/.test(rel);

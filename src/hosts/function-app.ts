@@ -1,0 +1,50 @@
+import { createApp, type App, type Build } from '../app/app.ts';
+import { appSettings, type Vars } from '../app/settings.ts';
+import { forwardedClient } from '../app/policies/rate-limit.ts';
+import { loadGeneration } from '../server/generation.ts';
+import { loadCore } from '../build/load-bundle.ts';
+import { contentRoots, instanceHost } from '../app/build.ts';
+import { redisState } from '../state/redis.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+export interface FunctionHost {
+  /** The build folder shipped with the function (manifest.json, site/client, bundle/). */
+  dir: string;
+  /** The request header the platform sets to the client's address. */
+  clientHeader: string;
+  hostname: string;
+  vars?: Vars;
+}
+
+/**
+ * The app on a serverless Node host (Netlify Functions, Vercel Functions): the build read from
+ * the folder shipped with the function, loaded by an instance on its first request. Instances
+ * share nothing, so the rate limit needs REDIS_URL (without it, none is applied) and the
+ * signing key must be given.
+ */
+export function functionApp(host: FunctionHost): App<undefined> {
+  const vars = host.vars ?? process.env;
+  const settings = appSettings(vars);
+  const secret = typeof vars.EVENT_SIGNING_SECRET === 'string' ? vars.EVENT_SIGNING_SECRET : '';
+  const redisUrl = typeof vars.REDIS_URL === 'string' ? vars.REDIS_URL : '';
+  const redis = redisUrl && settings.rateLimit > 0 ? redisState(redisUrl, (m) => console.error(m)) : undefined;
+  let build: Promise<Build> | undefined;
+  const load = async (): Promise<Build> => {
+    // Instances cannot agree on a random key: events signed in one would not verify in another.
+    if (!secret) throw new Error('EVENT_SIGNING_SECRET is not set (set it in the host\'s environment variables)');
+    return loadGeneration(host.dir, {
+      shared: instanceHost(settings, host.hostname, pkg.version),
+      roots: (layout) => contentRoots(secret, (name) => loadCore(layout.bundle(name))),
+      fileCacheBytes: 64 * 1024 * 1024,
+    });
+  };
+  return createApp<undefined>({
+    live: () => (build ??= load().catch((error: unknown) => {
+      build = undefined; // the next request tries again
+      throw error;
+    })),
+    clientKey: (r) => (settings.trustProxy ? forwardedClient(r.headers.get('x-forwarded-for')) : undefined) ?? r.headers.get(host.clientHeader) ?? 'unknown',
+    limiter: redis?.limiter(settings.rateLimit, settings.rateWindowSeconds),
+    bodyLimit: settings.bodyLimit,
+  });
+}

@@ -1,0 +1,141 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PUBLISH } from '../../src/build/roots.ts';
+import { liveManifest } from '../helpers/manifest.ts';
+import { useServer } from '../helpers/server.ts';
+
+// Netlify and Vercel cannot run here: their outputs (npm test builds them with --target all) are
+// checked against the documented formats, and their function entries are called in-process with
+// Web Requests, answering as `npm start` does.
+const node = useServer({ RATE_LIMIT: '0' });
+const out = (...p: string[]) => join(PUBLISH.out, ...p);
+const absent = (dir: string) => (existsSync(dir) ? false : `${dir} is absent: run \`npm run build -- --target all\``);
+
+type Handler = (request: Request) => Promise<Response>;
+
+/** Imports a bundled entry afresh with the given environment (entries read it when loaded). */
+async function load<T>(file: string, env: Record<string, string | undefined>): Promise<T> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+  try {
+    return (await import(`${pathToFileURL(resolve(file)).href}?${Math.random()}`)) as T;
+  } finally {
+    process.env = saved;
+  }
+}
+
+/** Requests across the surfaces, answered by the function and by the Node server alike. */
+const REQUESTS: { path: string; init?: RequestInit }[] = [
+  { path: '/api/posts' },
+  { path: '/api/posts?per_page=3&lang=fr' },
+  { path: '/api/posts/the-slow-web?lang=de&fallback=en' },
+  { path: '/api/search?q=tide' },
+  { path: '/the-slow-web', init: { headers: { accept: 'application/json' } } },
+  { path: '/the-slow-web', init: { headers: { accept: 'text/markdown' } } },
+  { path: '/fr/' },
+  { path: '/openapi.json' },
+  { path: '/sandbox/api/posts' },
+  { path: '/api/nothing' },
+  { path: '/no-such-page' },
+  { path: '/en/the-slow-web' },
+  { path: '/graphql', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ posts(first: 2) { edges { node { slug } } } }' }) } },
+  { path: '/mcp', init: { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) } },
+  { path: '/api/posts', init: { headers: { authorization: 'Bearer x' } } },
+];
+
+async function sameAsNode(handler: Handler, origin: string) {
+  for (const { path, init } of REQUESTS) {
+    const headers = { 'accept-encoding': 'identity', ...(init?.headers as Record<string, string> | undefined) };
+    const viaFunction = await handler(new Request(origin + path, { ...init, headers, redirect: 'manual' }));
+    const viaNode = await fetch(node.url + path, { ...init, headers, redirect: 'manual' });
+    const what = `${init?.method ?? 'GET'} ${path}`;
+    assert.equal(viaFunction.status, viaNode.status, what);
+    for (const h of ['content-type', 'cache-control', 'etag', 'location', 'access-control-allow-origin', 'www-authenticate']) assert.equal(viaFunction.headers.get(h), viaNode.headers.get(h), `${h} of ${what}`);
+    // These hosts' edges code computed answers (and add Accept-Encoding to Vary); Node codes its own.
+    const vary = (r: Response) => (r.headers.get('vary') ?? '').split(', ').filter((v) => v && v !== 'Accept-Encoding').join(', ');
+    assert.equal(vary(viaFunction), vary(viaNode), `vary of ${what}`);
+    assert.equal(await viaFunction.text(), await viaNode.text(), what);
+  }
+}
+
+describe('Netlify output', { skip: absent(out('netlify')) }, () => {
+  test('netlify.toml, the CDN files, the build beside the function', async () => {
+    const toml = await readFile(out('netlify', 'netlify.toml'), 'utf8');
+    for (const line of ['[build]', 'publish = "static"', '[functions]', 'directory = "functions"', '[functions.folio]', 'included_files = ["build/**"]']) assert.ok(toml.includes(line), line);
+    const cdn = await readdir(out('netlify', 'static'), { recursive: true });
+    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('_headers') && cdn.includes('favicon.svg'));
+    assert.ok(!cdn.some((f) => f.startsWith('api')), 'answers come from the function');
+    assert.deepEqual(JSON.parse(await readFile(out('netlify', 'build', 'manifest.json'), 'utf8')), await liveManifest());
+  });
+
+  test('a Functions 2.0 handler: default export (Request) => Response, and its config', async () => {
+    const fn = await load<{ default: Handler; config: { path: string; excludedPath: string[]; preferStatic: boolean } }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: 'test-secret' });
+    assert.equal(typeof fn.default, 'function');
+    assert.equal(fn.config.path, '/*');
+    assert.equal(fn.config.preferStatic, false);
+    assert.ok(fn.config.excludedPath.includes('/_astro/*'));
+    await sameAsNode(fn.default, 'https://folio.netlify.app');
+  });
+
+  test('without EVENT_SIGNING_SECRET every answer is a 503 that says so in the log', async () => {
+    const fn = await load<{ default: Handler }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined });
+    const res = await fn.default(new Request('https://folio.netlify.app/api/posts'));
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(typeof ((await res.json()) as { error: string }).error, 'string');
+  });
+});
+
+describe('Vercel output (Build Output API v3)', { skip: absent(out('vercel', '.vercel', 'output')) }, () => {
+  const base = out('vercel', '.vercel', 'output');
+  test('config.json: version 3, the CDN files first, then the function for everything else', async () => {
+    const config = JSON.parse(await readFile(join(base, 'config.json'), 'utf8')) as { version: number; routes: Record<string, unknown>[] };
+    assert.equal(config.version, 3);
+    const filesystem = config.routes.findIndex((r) => r.handle === 'filesystem');
+    const catchAll = config.routes.findIndex((r) => r.dest === '/folio');
+    assert.ok(filesystem >= 0 && catchAll > filesystem, 'filesystem, then the function');
+    assert.equal(config.routes[catchAll]!.src, '^/(.*)$');
+    const immutable = config.routes.find((r) => String(r.src).includes('_astro')) as { headers: Record<string, string> };
+    assert.match(immutable.headers['cache-control']!, /immutable/);
+    const cdn = await readdir(join(base, 'static'), { recursive: true });
+    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('favicon.svg'));
+    assert.ok(!cdn.some((f) => f.startsWith('api') || f.endsWith('.html')), 'pages and answers come from the function');
+  });
+
+  test('functions/folio.func: .vc-config.json and a Web handler answering as npm start does', async () => {
+    const func = join(base, 'functions', 'folio.func');
+    const vc = JSON.parse(await readFile(join(func, '.vc-config.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(vc.runtime, 'nodejs22.x');
+    assert.equal(vc.handler, 'index.mjs');
+    assert.equal(vc.launcherType, 'Nodejs');
+    assert.equal(vc.supportsResponseStreaming, true);
+    assert.ok(existsSync(join(func, 'build', 'manifest.json')) && existsSync(join(func, 'build', 'bundle', 'main', 'catalog.json')));
+    const fn = await load<{ default: { fetch: Handler } }>(join(func, 'index.mjs'), { EVENT_SIGNING_SECRET: 'test-secret' });
+    await sameAsNode(fn.default.fetch, 'https://folio.vercel.app');
+  });
+});
+
+describe('static output (no functions)', { skip: absent(out('static')) }, () => {
+  test('every published URL without a query is a file or a rewrite; each query has its path form; 404.html, _headers, _redirects', async () => {
+    const manifest = await liveManifest();
+    const redirects = await readFile(out('static', '_redirects'), 'utf8');
+    const rewrites = new Map(redirects.split('\n').filter((l) => / 200$/.test(l)).map((l) => l.split(' ') as [string, string, string]).map(([from, to]) => [from, to]));
+    for (const [path, entry] of Object.entries(manifest.paths)) {
+      for (const [query, answer] of Object.entries(entry.answers)) {
+        const i = typeof answer === 'number' ? answer : answer[entry.offers![0]!]!;
+        const file = manifest.files[i]!.file;
+        assert.ok(existsSync(out('static', file)), file);
+        if (query) assert.match(file, /\/_query\/[^/]+\.json$/, `${path}?${query} has a path form`);
+        else if (file !== path && file !== `${path.replace(/\/$/, '')}/index.html`) assert.equal(rewrites.get(path), file, `${path} is rewritten to ${file}`);
+      }
+    }
+    assert.equal(rewrites.get('/api/posts'), '/api/posts/index.json');
+    assert.ok(redirects.startsWith('/en /  301'));
+    for (const f of ['404.html', '_headers']) assert.ok(existsSync(out('static', f)), f);
+  });
+});
