@@ -45,8 +45,8 @@ function openSession(ctx: RequestContext): Response {
     const transport = new StreamTransport(id, write);
     const server = createMcpServer(ctx.root.core, ctx.host.version);
     await server.connect(transport);
-    sessions.open(id, { deliver: (message) => transport.onmessage?.(message) });
     try {
+      await sessions.open(id, { deliver: (message) => transport.onmessage?.(message) });
       await write('endpoint', `${ctx.root.base}/mcp/messages?sessionId=${id}`);
       // Open until the client leaves; a comment every 15 s keeps proxies from closing it.
       await new Promise<void>((resolve) => {

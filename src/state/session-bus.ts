@@ -12,7 +12,8 @@ export interface LegacySession {
 export interface SessionBus {
   /** Sessions this worker holds (each worker caps its own). */
   held(): number;
-  open(id: string, session: LegacySession): void;
+  /** Settled once messages POSTed anywhere can reach the session. */
+  open(id: string, session: LegacySession): void | Promise<void>;
   close(id: string): void;
   /** Delivers to whichever worker holds the session (without a message: only asks); false when none does. */
   deliver(id: string, message?: JSONRPCMessage): Promise<boolean>;

@@ -26,8 +26,11 @@ describe('the Cloudflare Workers project', { skip }, () => {
     assert.deepEqual(c.compatibility_flags, ['nodejs_compat', 'enable_request_signal']);
     assert.match(c.compatibility_date, /^\d{4}-\d{2}-\d{2}$/);
     assert.deepEqual(c.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: true, html_handling: 'none', not_found_handling: 'none' });
-    assert.deepEqual(c.durable_objects.bindings, [{ name: 'RATE_LIMITS', class_name: 'RateLimits' }]);
-    assert.deepEqual(c.migrations, [{ tag: 'v1', new_sqlite_classes: ['RateLimits'] }]);
+    assert.deepEqual(c.durable_objects.bindings, [
+      { name: 'RATE_LIMITS', class_name: 'RateLimits' },
+      { name: 'MCP_SESSIONS', class_name: 'McpSessions' },
+    ]);
+    assert.deepEqual(c.migrations, [{ tag: 'v1', new_sqlite_classes: ['RateLimits', 'McpSessions'] }]);
   });
 
   test('assets: every manifest file with its variants, the manifest and the bundles (without media) under /_folio', async () => {

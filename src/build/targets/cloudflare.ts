@@ -34,8 +34,13 @@ export function wranglerConfig(outDir: string): object {
       html_handling: 'none',
       not_found_handling: 'none',
     },
-    durable_objects: { bindings: [{ name: 'RATE_LIMITS', class_name: 'RateLimits' }] },
-    migrations: [{ tag: 'v1', new_sqlite_classes: ['RateLimits'] }],
+    durable_objects: {
+      bindings: [
+        { name: 'RATE_LIMITS', class_name: 'RateLimits' },
+        { name: 'MCP_SESSIONS', class_name: 'McpSessions' },
+      ],
+    },
+    migrations: [{ tag: 'v1', new_sqlite_classes: ['RateLimits', 'McpSessions'] }],
     observability: { enabled: true },
   };
 }

@@ -10,13 +10,16 @@ import { decodeJson } from '../../bundle/reader.ts';
 import type { Manifest } from '../../publish/manifest.ts';
 import { assetBytes, assetsBundle, PRIVATE_PREFIX } from './assets-bundle.ts';
 import type { RateLimits } from './rate-limits.ts';
+import { durableSessionBus, type McpSessions } from './mcp-sessions.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
 export { RateLimits } from './rate-limits.ts';
+export { McpSessions } from './mcp-sessions.ts';
 
 interface Env extends Vars {
   ASSETS: Fetcher;
   RATE_LIMITS: DurableObjectNamespace<RateLimits>;
+  MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   EVENT_SIGNING_SECRET?: string;
 }
 
@@ -36,7 +39,7 @@ async function loadBuild(env: Env): Promise<Build> {
   const secret = env.EVENT_SIGNING_SECRET;
   if (!secret) throw new Error('EVENT_SIGNING_SECRET is not set: `npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc`');
   const roots = await contentRoots(secret, (name) => loadBundleCore(assetsBundle(env.ASSETS, name)));
-  return assembleBuild(manifest, (name) => need(env.ASSETS, name), roots, instanceHost(settings, 'cloudflare', pkg.version), 32 * 1024 * 1024);
+  return assembleBuild(manifest, (name) => need(env.ASSETS, name), roots, { ...instanceHost(settings, 'cloudflare', pkg.version), mcpSessions: durableSessionBus(env.MCP_SESSIONS) }, 32 * 1024 * 1024);
 }
 
 /** A fixed window per client, counted by that client's Durable Object. */
