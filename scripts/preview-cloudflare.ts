@@ -29,7 +29,9 @@ const freePort = () =>
 // A preview is one machine: a key of its own when none is given (a deployed worker must have one).
 process.env.EVENT_SIGNING_SECRET ||= randomBytes(32).toString('base64url');
 const SETTINGS = ['RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'TRUST_PROXY', 'BODY_LIMIT', 'MCP_ALLOWED_ORIGINS', 'ANSWER_CACHE_MB', 'EVENT_SIGNING_SECRET'];
-const vars = SETTINGS.filter((name) => process.env[name] !== undefined).flatMap((name) => ['--var', `${name}:${process.env[name]}`]);
+// Paid contact is configured as on Node (CONTACT_*, SANDBOX_CONTACT_*); its inbox is the local D1.
+const contact = Object.keys(process.env).filter((name) => /^(SANDBOX_)?CONTACT_/.test(name) && process.env[name] !== '');
+const vars = [...SETTINGS, ...contact].filter((name) => process.env[name] !== undefined).flatMap((name) => ['--var', `${name}:${process.env[name]}`]);
 const port = Number(process.env.PORT || 4321) || (await freePort());
 const host = process.env.HOST || '127.0.0.1';
 const state = await mkdtemp(join(tmpdir(), 'folio-workerd-'));

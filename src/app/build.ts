@@ -1,7 +1,7 @@
 import { createFunctions } from '../../functions/routes.ts';
 import type { Assets, Host, Root } from '../../functions/context.ts';
 import { localStreamCounter } from '../../functions/sse.ts';
-import { ROOTS } from '../build/roots.ts';
+import { ROOTS, type RootSpec } from '../build/roots.ts';
 import type { Core } from '../core/index.ts';
 import { localSessionBus } from '../state/session-bus.ts';
 import type { AppSettings } from './settings.ts';
@@ -42,7 +42,7 @@ export function assembleBuild(manifest: Manifest, read: ReadFile, roots: Root[],
  * The content roots of a build with their signing keys (the sandbox's is published) and services,
  * each root's core read however the host reads its bundle.
  */
-export function contentRoots(secret: string, core: (name: Root['name']) => Promise<Core>, contact?: (name: Root['name'], core: Core) => Root['contact']): Promise<Root[]> {
+export function contentRoots(secret: string, core: (name: Root['name']) => Promise<Core>, contact?: (root: RootSpec, core: Core) => Root['contact']): Promise<Root[]> {
   return Promise.all(
     ROOTS.map(async (r) => {
       const loaded = await core(r.name);
@@ -52,7 +52,7 @@ export function contentRoots(secret: string, core: (name: Root['name']) => Promi
         core: loaded,
         signingSecret: r.publishedSigningKey ?? secret,
         signingKeyPublished: r.publishedSigningKey !== undefined,
-        contact: contact?.(r.name, loaded),
+        contact: contact?.(r, loaded),
       };
     }),
   );

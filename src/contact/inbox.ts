@@ -54,7 +54,7 @@ export interface Inbox {
 }
 
 /** The table, in SQLite's or PostgreSQL's words (they differ only in the id column). */
-const schema = (table: string, dialect: Dialect) => `
+export const inboxSchema = (table: string, dialect: Dialect) => `
 CREATE TABLE IF NOT EXISTS ${table} (
   id ${dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY'},
   payment_key TEXT NOT NULL UNIQUE,
@@ -133,7 +133,7 @@ export function sqlInbox(db: SqlDriver, table = 'messages', options: { readOnly?
   // tried again by the next statement rather than remembered.
   let ready: Promise<void> | undefined = options.readOnly ? Promise.resolve() : undefined;
   const prepared = () =>
-    (ready ??= db.exec(schema(table, db.dialect)).catch((e: unknown) => {
+    (ready ??= db.exec(inboxSchema(table, db.dialect)).catch((e: unknown) => {
       ready = undefined;
       throw e;
     }));

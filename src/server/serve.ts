@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { loadCore } from '../build/load-bundle.ts';
-import { PUBLISH, ROOTS, type BuildLayout } from '../build/roots.ts';
+import { PUBLISH, type BuildLayout } from '../build/roots.ts';
 import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { ContactService } from '../contact/service.ts';
@@ -62,7 +62,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     contentRoots(
       state.signingSecret,
       (name) => loadCore(layout.bundle(name)),
-      (name, core) => contactFor(name, `${core.catalog.site_url}${ROOTS.find((r) => r.name === name)!.base}/contact/send`),
+      (root, core) => contactFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
     );
   const shared: SharedHost = {
     hostname: hostname(),

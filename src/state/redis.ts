@@ -3,8 +3,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { RateDecision, RateLimiter } from '../app/policies/rate-limit.ts';
 import type { LegacySession, SessionBus } from './session-bus.ts';
-import { keyedQueue, type KeyedQueue } from '../contact/keyed-queue.ts';
-import { StoreUnavailable } from '../contact/store-unavailable.ts';
+import type { KeyedQueue } from '../contact/keyed-queue.ts';
+import { leasedLock } from './leased-lock.ts';
 
 /**
  * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
@@ -29,10 +29,6 @@ const SESSION_TTL_SECONDS = 60;
 // Released and extended only by its holder; a holder that dies lets it go when it expires.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-/** A held lock is extended every third of this; a crashed holder's is free again within it. */
-const LOCK_TTL_MS = 10_000;
-/** Longer than a settlement takes (two transactions and their receipts). */
-const LOCK_WAIT_MS = 150_000;
 
 export function redisState(url: string, log: (m: string) => void, node = crypto.randomUUID()): RedisState {
   // Commands fail at once while the store is away (no queue that grows, no request that hangs).
@@ -65,32 +61,14 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
   refresh.unref();
 
   let active = 0;
-  // In arrival order within this process first, then across processes.
-  const local = keyedQueue();
-  const lock: KeyedQueue = (key, task) =>
-    local(key, async () => {
-      const name = `folio:lock:${key}`;
-      const token = crypto.randomUUID();
-      const until = Date.now() + LOCK_WAIT_MS;
-      for (;;) {
-        let taken: string | null;
-        try {
-          taken = await redis.set(name, token, 'PX', LOCK_TTL_MS, 'NX');
-        } catch (e) {
-          throw new StoreUnavailable(`the shared lock store is unreachable: ${(e as Error).message}`);
-        }
-        if (taken) break;
-        if (Date.now() > until) throw new StoreUnavailable(`waited ${LOCK_WAIT_MS} ms for ${key}`);
-        await new Promise((r) => setTimeout(r, 15));
-      }
-      const extend = setInterval(() => void redis.eval(EXTEND, 1, name, token, LOCK_TTL_MS).catch(() => undefined), LOCK_TTL_MS / 3);
-      try {
-        return await task();
-      } finally {
-        clearInterval(extend);
-        await redis.eval(RELEASE, 1, name, token).catch(() => undefined);
-      }
-    });
+  const lock = leasedLock(
+    {
+      take: async (key, token, ttl) => (await redis.set(`folio:lock:${key}`, token, 'PX', ttl, 'NX')) !== null,
+      extend: (key, token, ttl) => redis.eval(EXTEND, 1, `folio:lock:${key}`, token, ttl),
+      release: (key, token) => redis.eval(RELEASE, 1, `folio:lock:${key}`, token),
+    },
+    'the shared lock store',
+  );
   return {
     lock,
     limiter(limit, windowSeconds) {

@@ -29,8 +29,12 @@ describe('the Cloudflare Workers project', { skip }, () => {
     assert.deepEqual(c.durable_objects.bindings, [
       { name: 'RATE_LIMITS', class_name: 'RateLimits' },
       { name: 'MCP_SESSIONS', class_name: 'McpSessions' },
+      { name: 'LOCKS', class_name: 'Locks' },
     ]);
-    assert.deepEqual(c.migrations, [{ tag: 'v1', new_sqlite_classes: ['RateLimits', 'McpSessions'] }]);
+    assert.deepEqual(c.migrations, [{ tag: 'v1', new_sqlite_classes: ['RateLimits', 'McpSessions', 'Locks'] }]);
+    assert.equal(c.d1_databases[0].binding, 'INBOX');
+    const migration = await readFile(join(OUT, c.d1_databases[0].migrations_dir, '0001_inbox.sql'), 'utf8');
+    for (const r of ROOTS) assert.match(migration, new RegExp(`CREATE TABLE IF NOT EXISTS folio_messages_${r.name} \\(`));
   });
 
   test('assets: every manifest file with its variants, the manifest and the bundles (without media) under /_folio', async () => {

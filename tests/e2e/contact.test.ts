@@ -608,3 +608,56 @@ describe('paid contact on PostgreSQL and Redis across two processes (DATABASE_UR
   test('the database away: a clear 503 and nothing charged, reads still served; paid once it returns', () =>
     payThroughOutage(postgres, b.url, a.url, 'While PostgreSQL is away.', async () => assert.equal((await get(a.url, '/api/posts')).status, 200, 'reads are served')));
 });
+
+describe('paid contact from the Workers preview (D1 inbox, Durable Object locks)', { skip: skip || (existsSync('dist/cloudflare/wrangler.jsonc') ? false : 'dist/cloudflare is absent: run `npm run build -- --target cloudflare`') }, () => {
+  let worker: RunningServer;
+  before(async () => {
+    // Its own relayer and payee: the Node servers of this file pay from theirs at the same time.
+    worker = await startServer({ RATE_LIMIT: '0', ...contactEnv('CONTACT_', chain!, { relayer: 5, payTo: 6, database: 'unused' }), ...contactEnv('SANDBOX_CONTACT_', chain!, { relayer: 7, payTo: 8, database: 'unused' }) }, 'cloudflare');
+  });
+  after(() => worker?.stop());
+
+  test('402 with the offer, a paid send settles on chain, refusals charge nothing', async () => {
+    const required = await offerFrom(worker.url);
+    assert.ok(parsePaymentRequired(required).success);
+    assert.equal(permitOffer(required).payTo, addressOf(6));
+    const owner = await payer();
+    const payToBefore = await balanceOf(addressOf(6));
+    const r = await send(worker.url, message('Hello from a Worker.'), await signPermitPayment(owner, required, { nonce: await nonceOf(owner.address), deadline: (await chainTime()) + 300n }));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.status, 'sent');
+    assert.equal(decodePaymentResponseHeader(r.headers.get('payment-response')!).transaction, r.json.txHash);
+    assert.equal((await client().getTransactionReceipt({ hash: r.json.txHash })).status, 'success');
+    assert.equal(await balanceOf(owner.address), FUNDS - PRICE);
+    assert.equal(await balanceOf(addressOf(6)), payToBefore + PRICE);
+    assert.equal(typeof r.json.receipt.messageId, 'number', 'stored in D1 with its id');
+    const poor = await payer(0n);
+    assertRefused(await send(worker.url, message(), await craftedPayment(poor, await offerFrom(worker.url))), 'insufficient_funds');
+    assert.equal(r.status, 200);
+    const unprocessable = await send(worker.url, { sender: '' }, await craftedPayment(await payer(), required));
+    assert.equal(unprocessable.status, 422, unprocessable.text);
+  });
+
+  test('20 concurrent duplicates settle once; other payers at once never collide on the relayer nonce', async () => {
+    const owner = await payer();
+    const payment = await validPayment(owner, worker.url);
+    const others = await Promise.all([payer(), payer(), payer()].map(async (p) => validPayment(await p, worker.url).then((pay) => [p, pay] as const)));
+    const [dupes, rest] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => send(worker.url, message('Twenty times, to a Worker.'), payment))),
+      Promise.all(others.map(async ([p, pay]) => send(worker.url, message(`From ${(await p).address}`), pay))),
+    ]);
+    assert.deepEqual(dupes.map((d) => d.status), Array(20).fill(200), dupes.find((d) => d.status !== 200)?.text);
+    assert.equal(new Set(dupes.map((d) => d.text)).size, 1, 'every duplicate got the one original answer');
+    assert.deepEqual(rest.map((d) => d.status), [200, 200, 200], rest.find((d) => d.status !== 200)?.text);
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'exactly one transfer on chain');
+    for (const [p] of others) assert.equal((await transfersFrom((await p).address)).length, 1);
+  });
+
+  test('the sandbox settles with its own relayer and payee', async () => {
+    const owner = await payer();
+    const before = await balanceOf(addressOf(8));
+    const r = await send(worker.url, message('Sandbox, on a Worker.'), await validPayment(owner, worker.url, '/sandbox/contact/send'), '/sandbox/contact/send');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(await balanceOf(addressOf(8)), before + PRICE);
+  });
+});

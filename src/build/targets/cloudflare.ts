@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { mirror, place } from './files.ts';
+import { inboxSchema } from '../../contact/inbox.ts';
 import type { BuildLayout } from '../roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
 
@@ -11,6 +12,9 @@ export const WORKERS_LIMITS = {
   assetFiles: { free: 20_000, paid: 100_000 },
   assetBytes: 25 * 1024 * 1024,
 };
+
+/** Replaced by the id `wrangler d1 create folio-inbox` prints (local previews need none). */
+export const D1_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 
 /** The compatibility date the worker is written for (workerd of the pinned wrangler supports it). */
 export const COMPATIBILITY_DATE = '2026-10-20';
@@ -38,9 +42,13 @@ export function wranglerConfig(outDir: string): object {
       bindings: [
         { name: 'RATE_LIMITS', class_name: 'RateLimits' },
         { name: 'MCP_SESSIONS', class_name: 'McpSessions' },
+        { name: 'LOCKS', class_name: 'Locks' },
       ],
     },
-    migrations: [{ tag: 'v1', new_sqlite_classes: ['RateLimits', 'McpSessions'] }],
+    migrations: [{ tag: 'v1', new_sqlite_classes: ['RateLimits', 'McpSessions', 'Locks'] }],
+    // Paid contact's inbox: `wrangler d1 create folio-inbox`, its id here, then
+    // `wrangler d1 migrations apply folio-inbox --remote -c <this file>`.
+    d1_databases: [{ binding: 'INBOX', database_name: 'folio-inbox', database_id: D1_PLACEHOLDER, migrations_dir: 'migrations' }],
     observability: { enabled: true },
   };
 }
@@ -72,6 +80,9 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
     files += bundle.files;
     largest = Math.max(largest, bundle.largest);
   }
+  // The inbox tables, as D1 migrations (the worker also makes them on first use).
+  await mkdir(join(outDir, 'migrations'), { recursive: true });
+  await writeFile(join(outDir, 'migrations', '0001_inbox.sql'), roots.map((root) => inboxSchema(`folio_messages_${root}`, 'sqlite')).join('\n'));
   await writeFile(join(outDir, 'wrangler.jsonc'), `// Written by \`npm run build -- --target cloudflare\`; deploy with \`npx wrangler deploy -c ${relative(process.cwd(), outDir)}/wrangler.jsonc\`.\n${JSON.stringify(wranglerConfig(outDir), null, 2)}\n`);
   const report: CloudflareReport = { outDir, assets: files, largestAsset: largest };
   const dry = spawnSync(process.execPath, [resolve('node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', join(outDir, '.bundled'), '-c', join(outDir, 'wrangler.jsonc')], {

@@ -11,15 +11,23 @@ import type { Manifest } from '../../publish/manifest.ts';
 import { assetBytes, assetsBundle, PRIVATE_PREFIX } from './assets-bundle.ts';
 import type { RateLimits } from './rate-limits.ts';
 import { durableSessionBus, type McpSessions } from './mcp-sessions.ts';
+import { durableLock, type Locks } from './locks.ts';
+import { d1Inbox } from './d1-inbox.ts';
+import { readContactConfig } from '../../contact/config.ts';
+import { wireContact, type OpenContact } from '../../contact/wiring.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
 export { RateLimits } from './rate-limits.ts';
 export { McpSessions } from './mcp-sessions.ts';
+export { Locks } from './locks.ts';
 
 interface Env extends Vars {
   ASSETS: Fetcher;
   RATE_LIMITS: DurableObjectNamespace<RateLimits>;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
+  LOCKS: DurableObjectNamespace<Locks>;
+  /** Paid contact's inbox (configured with CONTACT_* vars, as on Node). */
+  INBOX?: D1Database;
   EVENT_SIGNING_SECRET?: string;
 }
 
@@ -30,6 +38,20 @@ async function need(assets: Fetcher, path: string): Promise<Uint8Array> {
   return bytes;
 }
 
+/**
+ * Paid contact as on Node, with its stores at Cloudflare: each root's inbox a table in D1, one
+ * payer's settlements and the relayer's nonces serialised across isolates by a Durable Object
+ * lock. No e-mail delivery from a Worker (no SMTP): the owner reads the inbox in D1.
+ */
+function openContact(env: Env): OpenContact {
+  const config = readContactConfig(env as unknown as NodeJS.ProcessEnv);
+  const db = env.INBOX;
+  if (!db) return { serviceFor: () => undefined, close() {} };
+  return wireContact({ ...config, crashAfter: undefined }, { crash: () => {}, lock: durableLock(env.LOCKS) }, { inbox: (root) => d1Inbox(db, `folio_messages_${root}`) });
+}
+
+let contact: OpenContact | undefined;
+
 /** Loaded once per isolate, on its first request (the cold start), and kept. */
 async function loadBuild(env: Env): Promise<Build> {
   const settings = appSettings(env);
@@ -38,7 +60,12 @@ async function loadBuild(env: Env): Promise<Build> {
   // another (as with REDIS_URL on Node, the key must be given).
   const secret = env.EVENT_SIGNING_SECRET;
   if (!secret) throw new Error('EVENT_SIGNING_SECRET is not set: `npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc`');
-  const roots = await contentRoots(secret, (name) => loadBundleCore(assetsBundle(env.ASSETS, name)));
+  contact ??= openContact(env);
+  const roots = await contentRoots(
+    secret,
+    (name) => loadBundleCore(assetsBundle(env.ASSETS, name)),
+    (root, core) => contact!.serviceFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
+  );
   return assembleBuild(manifest, (name) => need(env.ASSETS, name), roots, { ...instanceHost(settings, 'cloudflare', pkg.version), mcpSessions: durableSessionBus(env.MCP_SESSIONS) }, 32 * 1024 * 1024);
 }
 

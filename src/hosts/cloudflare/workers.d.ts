@@ -27,3 +27,14 @@ interface DurableObjectNamespace<T = unknown> {
 interface Fetcher {
   fetch(request: Request): Promise<Response>;
 }
+
+interface D1PreparedStatement {
+  bind(...values: unknown[]): D1PreparedStatement;
+  all<T = Record<string, unknown>>(): Promise<{ results: T[] }>;
+  run(): Promise<unknown>;
+}
+
+interface D1Database {
+  prepare(sql: string): D1PreparedStatement;
+  batch(statements: D1PreparedStatement[]): Promise<unknown[]>;
+}
