@@ -135,6 +135,11 @@ describe('static output (no functions)', { skip: absent(out('static')) }, () => 
       }
     }
     assert.equal(rewrites.get('/api/posts'), '/api/posts/index.json');
+    // Feeds are RSS and the API catalog a linkset with its Link header, not what their extensions say.
+    const headers = await readFile(out('static', '_headers'), 'utf8');
+    assert.match(headers, /^\/feed\.xml\n {2}Content-Type: application\/rss\+xml; charset=utf-8$/m);
+    assert.match(headers, /^\/\.well-known\/api-catalog\n {2}Content-Type: application\/linkset\+json; profile="[^"]+"\n {2}link: <\/\.well-known\/api-catalog>/m);
+    assert.match(headers, /^\/\*\n {2}access-control-allow-origin: \*$/m);
     assert.ok(redirects.startsWith('/en /  301'));
     for (const f of ['404.html', '_headers']) assert.ok(existsSync(out('static', f)), f);
   });

@@ -22,16 +22,42 @@ export function rewrites(manifest: Manifest): string[] {
   return rules.sort();
 }
 
+/** The type a static host gives a file by its extension (what it serves when `_headers` says nothing). */
+const HOST_TYPES: Record<string, string> = { json: 'application/json', html: 'text/html', md: 'text/markdown', txt: 'text/plain', xml: 'application/xml' };
+
+/**
+ * `_headers` blocks for the published URLs whose file a host would serve with another type (feeds are
+ * RSS, the API catalog a linkset) or without their extra headers (its Link), at the URL and the file.
+ */
+export function typeRules(manifest: Manifest): string[] {
+  const blocks: string[] = [];
+  const urls = new Map<number, string[]>();
+  for (const [path, entry] of Object.entries(manifest.paths)) {
+    const answer = entry.answers[''];
+    if (typeof answer === 'number') urls.set(answer, [...(urls.get(answer) ?? []), path]);
+  }
+  manifest.files.forEach((f, i) => {
+    const expected = HOST_TYPES[f.file.split('.').pop() ?? ''];
+    if (!expected || (f.type.split(';')[0] === expected && !f.headers)) return;
+    const headers = [`  Content-Type: ${f.type}`, ...Object.entries(f.headers ?? {}).map(([k, v]) => `  ${k}: ${v}`)];
+    for (const url of new Set([...(urls.get(i) ?? []), f.file])) blocks.push([url, ...headers].join('\n'));
+  });
+  return blocks;
+}
+
 /**
  * A host with no functions (GitHub Pages, S3, Netlify or Cloudflare Pages without functions):
  * the static artefact as it is, with `_redirects` also rewriting each published URL to its file.
  */
 export async function writeStatic(layout: BuildLayout, outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
-  const copied = await mirror(layout.client, outDir, (rel) => rel === '_redirects');
+  const copied = await mirror(layout.client, outDir, (rel) => rel === '_redirects' || rel === '_headers');
   const manifest = JSON.parse(await readFile(layout.manifest, 'utf8')) as Manifest;
   const rules = rewrites(manifest);
   const redirects = await readFile(join(layout.client, '_redirects'), 'utf8');
   await writeFile(join(outDir, '_redirects'), `${redirects}${rules.join('\n')}\n`);
-  return `static: ${outDir}: ${copied.files + 1} files, ${rules.length} rewrites in _redirects`;
+  const types = typeRules(manifest);
+  const headers = await readFile(join(layout.client, '_headers'), 'utf8');
+  await writeFile(join(outDir, '_headers'), `${headers}${types.join('\n')}\n`);
+  return `static: ${outDir}: ${copied.files + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
 }
