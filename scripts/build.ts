@@ -16,7 +16,9 @@ import { publishBuild } from '../src/build/publish-build.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
-const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] } } });
+const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] }, verbose: { type: 'boolean', default: false } } });
+// --verbose: stack traces with the errors (content errors are one line each without it).
+if (values.verbose) process.env.FOLIO_VERBOSE = '1';
 const unknown = values.target.filter((t) => !TARGETS.includes(t as (typeof TARGETS)[number]));
 if (unknown.length > 0) {
   console.error(`unknown --target ${unknown.join(', ')}; one of ${TARGETS.join(', ')}`);
@@ -48,7 +50,7 @@ try {
   await goLive(PUBLISH.out, id);
 } catch (e) {
   await rm(dir, { recursive: true, force: true });
-  console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`build failed: ${e instanceof Error ? (values.verbose ? (e.stack ?? e.message) : e.message) : String(e)}`);
   console.error(`nothing was published; the live build is unchanged (${PUBLISH.current}).`);
   process.exit(1);
 }

@@ -2,14 +2,28 @@
 // is returned before Astro renders the pages.
 import { buildBundle } from '../src/build/bundle.ts';
 import { DIST, ROOTS } from '../src/build/roots.ts';
+import { ContentErrors, FileError } from '../src/build/file-error.ts';
 
 let siteUrl = process.env.SITE_URL;
+const errors: FileError[] = [];
 for (const root of ROOTS) {
   const t = performance.now();
-  const result = await buildBundle({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: process.env.FOLIO_CACHE ?? '.folio-cache' });
-  siteUrl ??= result.catalog.site_url;
-  const s = result.stats;
-  console.log(`bundle ${root.name}: ${s.posts} posts, ${s.entries} entries (${s.cacheHits} cached) in ${Math.round(performance.now() - t)} ms`);
+  try {
+    const result = await buildBundle({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: process.env.FOLIO_CACHE ?? '.folio-cache' });
+    siteUrl ??= result.catalog.site_url;
+    const s = result.stats;
+    console.log(`bundle ${root.name}: ${s.posts} posts, ${s.entries} entries (${s.cacheHits} cached) in ${Math.round(performance.now() - t)} ms`);
+  } catch (e) {
+    // Content errors are the author's to fix: one line each, every root's, no stack trace.
+    if (e instanceof ContentErrors) errors.push(...e.errors);
+    else if (e instanceof FileError) errors.push(e);
+    else throw e;
+  }
+}
+if (errors.length > 0) {
+  for (const e of errors) console.error(process.env.FOLIO_VERBOSE ? (e.stack ?? e.message) : e.message);
+  console.error(`${errors.length} content error${errors.length > 1 ? 's' : ''}`);
+  process.exit(1);
 }
 console.log(`site url ${siteUrl}`);
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (bundle)`);

@@ -11,7 +11,7 @@ import { sourceHash } from './derive/source-hash.ts';
 import { loadPost, listPostSlugs, type PostSource, type SourceFile } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
 import { slugify } from './slugify.ts';
-import { FileError } from './file-error.ts';
+import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
 
 /** Bump when rendering changes, so cached results are recomputed. */
@@ -33,7 +33,11 @@ export interface BundleResult {
   stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number };
 }
 
-export const DEFAULT_SITE_URL = 'http://localhost:4321';
+/** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
+export function defaultSiteUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const port = Number(env.PORT);
+  return `http://localhost:${Number.isInteger(port) && port > 0 ? port : 4321}`;
+}
 
 function terms(names: string[], file: string, field: string): Term[] {
   return names.map((name) => {
@@ -45,7 +49,7 @@ function terms(names: string[], file: string, field: string): Term[] {
 
 export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const site = await loadSite(opts.contentDir);
-  const siteUrl = (opts.siteUrl ?? site.url ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
+  const siteUrl = (opts.siteUrl ?? site.url ?? defaultSiteUrl()).replace(/\/+$/, '');
   const scope = { site_url: siteUrl, base: opts.base };
   const postsDir = join(opts.contentDir, 'posts');
   const cache = new DigestCache<Rendered>(opts.cacheDir);
@@ -54,80 +58,88 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const texts = new Map<string, Map<string, string>>();
   let entries = 0;
 
+  // Every post is read even after an error, so the build reports all of them at once.
+  const errors: FileError[] = [];
   for (const slug of await listPostSlugs(postsDir)) {
-    const source: PostSource = await loadPost(postsDir, slug);
-    const { english } = source;
-    const mediaPath = paths.media(scope, slug, '');
-    const ctx = { mediaPath, siteUrl, assets: source.assets };
-    const renderFile = (file: SourceFile) =>
-      cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), file.body), () =>
-        render(file.format, file.body, ctx),
-      );
-    const englishHash = sourceHash(english.title, english.body);
-    const postEntries: Record<string, EntryMeta> = {};
-    const postTexts = new Map<string, string>();
-    const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
-    const bodyDir = join(opts.outDir, 'bodies', slug);
-    await mkdir(bodyDir, { recursive: true });
+    try {
+      const source: PostSource = await loadPost(postsDir, slug);
+      const { english } = source;
+      const mediaPath = paths.media(scope, slug, '');
+      const ctx = { mediaPath, siteUrl, assets: source.assets };
+      const renderFile = (file: SourceFile) =>
+        cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), file.body), () =>
+          render(file.format, file.body, ctx),
+        );
+      const englishHash = sourceHash(english.title, english.body);
+      const postEntries: Record<string, EntryMeta> = {};
+      const postTexts = new Map<string, string>();
+      const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
+      const bodyDir = join(opts.outDir, 'bodies', slug);
+      await mkdir(bodyDir, { recursive: true });
 
-    for (const file of [english, ...source.translations]) {
-      const rendered = await renderFile(file);
-      rendered.localImages.forEach((img) => imageNames.add(img.name));
-      const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
-      const body: EntryBody = {
-        content_html: rendered.html,
-        content_markdown: rendered.markdown,
-        reading_time: readingTime(rendered.text, file.lang),
-        links: rendered.links,
-        media: rendered.media,
-        structure: { sections: rendered.sections },
-      };
-      await writeFile(join(bodyDir, `${file.lang}.json`), JSON.stringify(body));
-      postTexts.set(file.lang, rendered.text);
-      entries++;
-      if (file === english) {
-        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
-      } else {
-        const t = source.translations.find((x) => x === file)!;
-        if (!t.source_hash) {
-          throw new FileError(t.file, 'source_hash', 'is missing: run `npm run translations -- stamp ' + `${slug} ${t.lang}\` once the translation matches the English source`);
-        }
-        postEntries[t.lang] = {
-          title: t.title,
-          summary: t.summary,
-          modified: t.modified,
-          provider: t.provider,
-          automated: t.automated,
-          verified: t.verified,
-          state: t.source_hash === englishHash ? 'available' : 'stale',
-          alts,
+      for (const file of [english, ...source.translations]) {
+        const rendered = await renderFile(file);
+        rendered.localImages.forEach((img) => imageNames.add(img.name));
+        const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
+        const body: EntryBody = {
+          content_html: rendered.html,
+          content_markdown: rendered.markdown,
+          reading_time: readingTime(rendered.text, file.lang),
+          links: rendered.links,
+          media: rendered.media,
+          structure: { sections: rendered.sections },
         };
+        await writeFile(join(bodyDir, `${file.lang}.json`), JSON.stringify(body));
+        postTexts.set(file.lang, rendered.text);
+        entries++;
+        if (file === english) {
+          postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
+        } else {
+          const t = source.translations.find((x) => x === file)!;
+          if (!t.source_hash) {
+            throw new FileError(t.file, 'source_hash', 'is missing: run `npm run translations -- stamp ' + `${slug} ${t.lang}\` once the translation matches the English source`, 1);
+          }
+          postEntries[t.lang] = {
+            title: t.title,
+            summary: t.summary,
+            modified: t.modified,
+            provider: t.provider,
+            automated: t.automated,
+            verified: t.verified,
+            state: t.source_hash === englishHash ? 'available' : 'stale',
+            alts,
+          };
+        }
       }
-    }
 
-    const images: ImageInfo[] = [];
-    for (const name of imageNames) {
-      const size = await measureImage(source.dir, name);
-      images.push({ path: mediaPath + name, ...size, featured: name === english.featured_image });
+      const images: ImageInfo[] = [];
+      for (const name of imageNames) {
+        const size = await measureImage(source.dir, name);
+        images.push({ path: mediaPath + name, ...size, featured: name === english.featured_image });
+      }
+      if (source.assets.length > 0) {
+        const mediaDir = join(opts.outDir, 'media', slug);
+        await mkdir(mediaDir, { recursive: true });
+        await Promise.all(source.assets.map((n) => copyFile(join(source.dir, n), join(mediaDir, n))));
+      }
+      posts.push({
+        slug,
+        date: english.date,
+        ...(english.modified ? { modified: english.modified } : {}),
+        author: english.author ?? site.settings.author,
+        featured_image: english.featured_image ? mediaPath + english.featured_image : null,
+        categories: terms(english.categories, english.file, 'categories'),
+        tags: terms(english.tags, english.file, 'tags'),
+        images,
+        entries: postEntries,
+      });
+      texts.set(slug, postTexts);
+    } catch (e) {
+      if (!(e instanceof FileError)) throw e;
+      errors.push(e);
     }
-    if (source.assets.length > 0) {
-      const mediaDir = join(opts.outDir, 'media', slug);
-      await mkdir(mediaDir, { recursive: true });
-      await Promise.all(source.assets.map((n) => copyFile(join(source.dir, n), join(mediaDir, n))));
-    }
-    posts.push({
-      slug,
-      date: english.date,
-      ...(english.modified ? { modified: english.modified } : {}),
-      author: english.author ?? site.settings.author,
-      featured_image: english.featured_image ? mediaPath + english.featured_image : null,
-      categories: terms(english.categories, english.file, 'categories'),
-      tags: terms(english.tags, english.file, 'tags'),
-      images,
-      entries: postEntries,
-    });
-    texts.set(slug, postTexts);
   }
+  if (errors.length > 0) throw new ContentErrors(errors);
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));

@@ -2,6 +2,7 @@
 // WORKERS threads (default: one per core) that share one port and their state; a newly published
 // build is picked up between requests, without a restart.
 import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { readConfig } from './config.ts';
 import { serve } from './serve.ts';
@@ -23,6 +24,18 @@ if (!config.signingSecret) console.warn('EVENT_SIGNING_SECRET is not set: stream
 // Made once here, so every worker signs with the same key.
 const signingSecret = config.signingSecret ?? randomBytes(32).toString('base64url');
 for (const note of config.contact.notes) console.warn(note);
+// A busy port is one line with the fix, before any worker starts (not a stack per thread).
+if (config.port !== 0) {
+  const busy = await new Promise<boolean>((resolve) => {
+    const probe = createNetServer()
+      .once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'EADDRINUSE'))
+      .listen({ port: config.port, host: config.host ?? '::', exclusive: true }, () => probe.close(() => resolve(false)));
+  });
+  if (busy) {
+    console.error(`Port ${config.port} is already in use (another Folio, or another program): stop it, or serve on another port, e.g. PORT=${config.port + 1} npm start`);
+    process.exit(1);
+  }
+}
 const memory = sharedMemory();
 const announce = (port: number, siteUrl: string, buildId: string) =>
   console.log(`Folio listening on http://localhost:${port} (site ${siteUrl}, build ${buildId}, ${config.workers} worker${config.workers > 1 ? 's' : ''})`);

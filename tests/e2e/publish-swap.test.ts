@@ -31,9 +31,9 @@ let out: string;
 let content: string;
 let server: RunningServer;
 
-function build(): Promise<{ code: number | null; output: string }> {
+function build(...args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/build.ts'], { env: { ...process.env, FOLIO_CONTENT: content, FOLIO_OUT: out }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/build.ts', ...args], { env: { ...process.env, FOLIO_CONTENT: content, FOLIO_OUT: out }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -107,13 +107,24 @@ describe('publishing while serving', () => {
     const first = new Map(loop.seen.map((s) => [s.target, s.body]));
     const post = join(content, 'posts', 'the-slow-web', 'en.md');
     const good = await readFile(post, 'utf8');
+    const other = join(content, 'posts', 'tidal-energy', 'en.md');
+    const otherGood = await readFile(other, 'utf8');
     await writeFile(post, good.replace(/^title: .*$/m, 'title: "unterminated'));
+    await writeFile(other, otherGood.replace(/^date: .*$/m, 'date: 2026-02-30'));
     const failed = await build();
+    const verbose = await build('--verbose');
     await writeFile(post, good);
+    await writeFile(other, otherGood);
     await new Promise((r) => setTimeout(r, 600)); // longer than the server's look at the link
     await loop.stop();
     assert.equal(failed.code, 1, failed.output);
-    assert.match(failed.output, /the-slow-web[/\\]en\.md/, 'the error names the file');
+    assert.match(failed.output, /the-slow-web[/\\]en\.md:\d+: front matter is not valid YAML: /, 'the error names the file and line');
+    // Every error at once, one line each, no stack trace (unless --verbose).
+    assert.match(failed.output, /tidal-energy[/\\]en\.md:3: date: must be a real date or timestamp in ISO 8601, e\.g\. date: 2026-01-31T08:00:00Z \(got "2026-02-30"\)\n/);
+    assert.match(failed.output, /^2 content errors$/m);
+    assert.doesNotMatch(failed.output, /\n\s+at /, 'no stack trace');
+    assert.match(verbose.output, /\n\s+at /, '--verbose shows where');
+    assert.equal(verbose.code, 1);
     assert.match(failed.output, /live build is unchanged/);
     assert.equal(await readlink(join(out, 'current')), link);
     assert.ok((await readFile(join(out, 'current', 'manifest.json'))).equals(manifest));

@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildBundle } from '../../src/build/bundle.ts';
-import { FileError } from '../../src/build/file-error.ts';
+import { ContentErrors, FileError } from '../../src/build/file-error.ts';
 import { sourceHash } from '../../src/build/derive/source-hash.ts';
 
 const SITE = `name: S\ndescription: D\nauthor: A\nattribution: cite\nproduct:\n  title: P\n  description: d\n  format: PDF\n  price_usd: 1\n  currency: USD\n  landing_url: /p\n  download_url: /d\n`;
@@ -24,13 +24,22 @@ async function build(files: Record<string, string>) {
   }
 }
 
-async function fails(files: Record<string, string>, file: RegExp, message: RegExp) {
-  await assert.rejects(build(files), (e: unknown) => {
+/** The build's errors (every post's), or the one error of the root (its site.yaml, no posts). */
+async function errorsOf(files: Record<string, string>): Promise<FileError[]> {
+  try {
+    await build(files);
+  } catch (e) {
+    if (e instanceof ContentErrors) return e.errors;
     assert.ok(e instanceof FileError, String(e));
-    assert.match(e.file, file);
-    assert.match(e.message, message);
-    return true;
-  });
+    return [e];
+  }
+  assert.fail('the build should fail');
+}
+
+async function fails(files: Record<string, string>, file: RegExp, message: RegExp) {
+  const [e] = await errorsOf(files);
+  assert.match(e!.file, file);
+  assert.match(e!.message, message);
 }
 
 test('a valid root builds; translation states come from the source hash', async () => {
@@ -48,13 +57,13 @@ test('a valid root builds; translation states come from the source hash', async 
 });
 
 test('malformed files fail naming the file, the field and what was expected', async () => {
-  await fails({ 'posts/hello/en.md': EN.replace('title: "Hello"\n', '') }, /hello\/en\.md$/, /field "title" must be a non-empty string/);
-  await fails({ 'posts/hello/en.md': EN.replace('2026-01-01T00:00:00Z', 'yesterday') }, /en\.md$/, /field "date" must be an ISO 8601/);
-  await fails({ 'posts/hello/en.md': EN.replace('categories: [Tech]', 'categories: Tech') }, /en\.md$/, /field "categories" must be a list/);
-  await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'colour: red\n---\n\n') }, /en\.md$/, /field "colour" is not a known field/);
-  await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'featured_image: nope.jpg\n---\n\n') }, /en\.md$/, /field "featured_image" must name an image file/);
+  await fails({ 'posts/hello/en.md': EN.replace('title: "Hello"\n', '') }, /hello\/en\.md$/, /title: must be a non-empty string/);
+  await fails({ 'posts/hello/en.md': EN.replace('2026-01-01T00:00:00Z', 'yesterday') }, /en\.md$/, /date: must be a real date or timestamp in ISO 8601/);
+  await fails({ 'posts/hello/en.md': EN.replace('categories: [Tech]', 'categories: Tech') }, /en\.md$/, /categories: must be a list/);
+  await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'colour: red\n---\n\n') }, /en\.md$/, /colour: is not a known field/);
+  await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'featured_image: nope.jpg\n---\n\n') }, /en\.md$/, /featured_image: must name an image file/);
   await fails({ 'posts/hello/en.md': '---\ntitle: [unclosed\n---\nx' }, /en\.md$/, /not valid YAML/);
-  await fails({ 'posts/hello/en.md': EN, 'posts/hello/fr.md': '---\ntitle: "B"\n---\n\nx\n' }, /fr\.md$/, /field "source_hash" is missing: run `npm run translations -- stamp hello fr`/);
+  await fails({ 'posts/hello/en.md': EN, 'posts/hello/fr.md': '---\ntitle: "B"\n---\n\nx\n' }, /fr\.md$/, /source_hash: is missing: run `npm run translations -- stamp hello fr`/);
   await fails({ 'posts/hello/en.md': EN, 'posts/hello/xx.md': EN }, /xx\.md$/, /not named for a supported language/);
   await fails({ 'posts/hello/fr.md': EN }, /hello$/, /no English source/);
   await fails({ 'posts/Hello_World/en.md': EN }, /Hello_World$/, /not a valid slug/);
@@ -65,4 +74,30 @@ test('a slug colliding with a reserved path fails the build', async () => {
   for (const slug of ['api', 'sandbox', 'fr', 'status', 'graphql', 'mcp', 'ask', 'contact']) {
     await fails({ [`posts/${slug}/en.md`]: EN }, new RegExp(`${slug}$`), /reserved slug/);
   }
+});
+
+test('dates must be real calendar values, quoted or not; timestamps keep their zone', async () => {
+  for (const bad of ['2026-13-45', '"2026-13-45"', '2026-02-30', '"2026-02-30"', '2026-02-30T08:00:00Z', '2025-02-29', '2026-01-01T24:00:00Z', '2026-01-01T08:60:00Z', 'yesterday']) {
+    await fails({ 'posts/hello/en.md': EN.replace('2026-01-01T00:00:00Z', bad) }, /en\.md$/, /^.*en\.md:3: date: must be a real date or timestamp in ISO 8601, e\.g\. date: 2026-01-31T08:00:00Z/);
+  }
+  const dated = async (value: string) => (await build({ 'posts/hello/en.md': EN.replace('2026-01-01T00:00:00Z', value) })).catalog.posts[0]!.date;
+  assert.equal(await dated('2024-02-29'), '2024-02-29T00:00:00Z', 'a leap day');
+  assert.equal(await dated('"2026-03-01"'), '2026-03-01T00:00:00Z');
+  assert.equal(await dated('2026-03-01T10:30:00+02:00'), '2026-03-01T08:30:00Z');
+  assert.equal(await dated('2026-03-01T10:30'), '2026-03-01T10:30:00Z', 'no zone is UTC');
+});
+
+test('every error of a build is reported together, one line each: file:line: field: what, e.g. ...', async () => {
+  const errors = await errorsOf({
+    'posts/one/en.md': EN.replace('2026-01-01T00:00:00Z', '2026-02-30'),
+    'posts/two/en.md': EN.replace('title: "Hello"\n', 'title: ""\n'),
+    'posts/three/en.md': EN,
+    'posts/four/en.md': EN.replace('categories: [Tech]', 'categories: [Tech]\ncolour: red'),
+  });
+  assert.deepEqual(errors.map((e) => e.message.replace(/^.*\/posts\//, '')), [
+    'four/en.md:5: colour: is not a known field (allowed: title, date, modified, author, summary, categories, tags, featured_image)',
+    'one/en.md:3: date: must be a real date or timestamp in ISO 8601, e.g. date: 2026-01-31T08:00:00Z (got "2026-02-30")',
+    'two/en.md:2: title: must be a non-empty string, e.g. title: "Some text"',
+  ]);
+  for (const e of errors) assert.ok(!e.message.includes('\n'), 'one line');
 });

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import matter from 'gray-matter';
+import yaml from 'js-yaml';
 import { FileError } from '../file-error.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../../core/languages.ts';
 import { SLUG_PATTERN } from '../../core/params.ts';
@@ -51,16 +52,18 @@ const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automat
 
 function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
   try {
-    const parsed = matter(raw);
+    // No YAML timestamp type: an unquoted date stays the text written, for the calendar check.
+    const parsed = matter(raw, { engines: { yaml: (text: string) => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object } });
     return { data: parsed.data, body: parsed.content.replace(/^\r?\n/, '') };
   } catch (e) {
-    throw new FileError(file, '', `has front matter that is not valid YAML: ${(e as Error).message}`);
+    const mark = (e as { mark?: { line: number } }).mark;
+    throw new FileError(file, '', `front matter is not valid YAML: ${((e as { reason?: string }).reason ?? (e as Error).message).split('\n')[0]}`, mark ? mark.line + 2 : 1);
   }
 }
 
 function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: string[]): EnglishSource {
   const { data, body } = parse(file, raw);
-  const f = new Fields(file, data, ENGLISH_FIELDS);
+  const f = new Fields(file, data, ENGLISH_FIELDS, raw);
   const featured = f.optionalString('featured_image');
   if (featured !== undefined && !assets.includes(featured)) {
     f.fail('featured_image', `must name an image file in the post folder (found: ${assets.join(', ') || 'none'})`);
@@ -81,7 +84,7 @@ function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: s
 
 function readTranslation(file: string, lang: string, format: 'md' | 'html', raw: string): TranslationSource {
   const { data, body } = parse(file, raw);
-  const f = new Fields(file, data, TRANSLATION_FIELDS);
+  const f = new Fields(file, data, TRANSLATION_FIELDS, raw);
   const hash = f.optionalString('source_hash');
   if (hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(hash)) f.fail('source_hash', 'must be sha256:<64 hex digits> (run `npm run translations -- stamp`)');
   if (body.trim() === '') throw new FileError(file, '', 'has an empty body');

@@ -1,0 +1,95 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { buildBundle, defaultSiteUrl } from '../../src/build/bundle.ts';
+import { sourceHash } from '../../src/build/derive/source-hash.ts';
+
+const run = promisify(execFile);
+
+/** A script as the author runs it: its exit code and what it printed. */
+async function cli(script: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, out: stdout + stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, out: err.stdout + err.stderr };
+  }
+}
+
+describe('npm run new', () => {
+  let content = '';
+  before(async () => {
+    content = await mkdtemp(join(tmpdir(), 'folio-new-'));
+    await cp('sandbox/site.yaml', join(content, 'site.yaml'));
+  });
+  after(() => rm(content, { recursive: true, force: true }));
+  const env = () => ({ FOLIO_CONTENT: content });
+
+  test('a post from a title: the slug from the title, valid front matter, and it builds', async () => {
+    const r = await cli('scripts/new.ts', ['Notes on Tides: a Café Guide'], env());
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /created .*notes-on-tides-a-cafe-guide[/\\]en\.md/);
+    const text = await readFile(join(content, 'posts', 'notes-on-tides-a-cafe-guide', 'en.md'), 'utf8');
+    assert.match(text, /^---\ntitle: "Notes on Tides: a Café Guide"\ndate: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\n/);
+    const built = await buildBundle({ contentDir: content, outDir: join(content, '.out'), base: '', cacheDir: join(content, '.cache') });
+    assert.equal(built.catalog.posts[0]!.entries.en!.title, 'Notes on Tides: a Café Guide');
+  });
+
+  test('--slug chooses the folder; --lang adds a translation stamped from the English source', async () => {
+    assert.equal((await cli('scripts/new.ts', ['Second', '--slug', 'second-essay'], env())).code, 0);
+    const r = await cli('scripts/new.ts', ['Second', '--slug', 'second-essay', '--lang', 'fr'], env());
+    assert.equal(r.code, 0, r.out);
+    const en = await readFile(join(content, 'posts', 'second-essay', 'en.md'), 'utf8');
+    const fr = await readFile(join(content, 'posts', 'second-essay', 'fr.md'), 'utf8');
+    const body = en.slice(en.indexOf('\n---\n') + 6);
+    assert.ok(fr.includes(`source_hash: "${sourceHash('Second', body)}"`), fr);
+    const built = await buildBundle({ contentDir: content, outDir: join(content, '.out'), base: '', cacheDir: join(content, '.cache') });
+    assert.equal(built.catalog.posts.find((p) => p.slug === 'second-essay')!.entries.fr!.state, 'available');
+  });
+
+  test('mistakes are one line and exit 1: an existing slug, a reserved or invalid one, an unknown language, no English source, no title', async () => {
+    const cases: [string[], RegExp][] = [
+      [['Second', '--slug', 'second-essay'], /already exists: choose another --slug/],
+      [['Api'], /"api" is reserved/],
+      [['x', '--slug', 'Not_Valid'], /not a valid slug/],
+      [['Third', '--lang', 'xx'], /--lang xx is not a supported language/],
+      [['Never Written', '--lang', 'de'], /has no English source to translate/],
+      [[], /a title is needed/],
+      [['Second', '--slug', 'second-essay', '--lang', 'fr'], /already has a fr translation/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli('scripts/new.ts', args, env());
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.out}`);
+      assert.match(r.out, message);
+      assert.equal(r.out.trim().split('\n').length, 1, `one line: ${r.out}`);
+    }
+  });
+});
+
+describe('configuration', () => {
+  test('SITE_URL defaults to the address served when only PORT is set', async () => {
+    assert.equal(defaultSiteUrl({ PORT: '4500' }), 'http://localhost:4500');
+    assert.equal(defaultSiteUrl({}), 'http://localhost:4321');
+    assert.equal(defaultSiteUrl({ PORT: '0' }), 'http://localhost:4321');
+  });
+
+  test('a busy port is one line with the fix, exit 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await cli('src/server/main.ts', [], { PORT: String(port), HOST: '127.0.0.1', WORKERS: '1' });
+      assert.equal(r.code, 1, r.out);
+      const lines = r.out.trim().split('\n').filter((l) => !/EVENT_SIGNING_SECRET/.test(l));
+      assert.deepEqual(lines, [`Port ${port} is already in use (another Folio, or another program): stop it, or serve on another port, e.g. PORT=${port + 1} npm start`]);
+    } finally {
+      blocker.close();
+    }
+  });
+});
