@@ -112,14 +112,15 @@ async function boundedBody(request: Request, limit: number): Promise<Uint8Array 
 }
 
 /**
- * The published form of a page URL written with or without its trailing slash, if it differs (the
- * manifest keys homes with the slash and every other page without).
+ * What a path no function answered and no file holds gets: a redirect to the published form of a
+ * page URL written with or without its trailing slash (the manifest keys homes with the slash and
+ * every other page without), else its not-found page (404).
  */
-function canonicalPage(files: PublishedFiles, path: string): string | undefined {
+export function pageFallback(files: PublishedFiles, path: string): { redirect: string } | Found | undefined {
   const trimmed = path.replace(/\/+$/, '');
-  if (path.endsWith('/') && trimmed && files.page(trimmed)) return trimmed;
-  if (!path.endsWith('/') && files.page(`${trimmed}/`)) return `${trimmed}/`;
-  return undefined;
+  if (path.endsWith('/') && trimmed && files.page(trimmed)) return { redirect: trimmed };
+  if (!path.endsWith('/') && files.page(`${trimmed}/`)) return { redirect: `${trimmed}/` };
+  return files.notFound(path);
 }
 
 /**
@@ -232,11 +233,10 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     const found = build.files.find(path, url.search.slice(1), accept);
     if (found && read) return fileResponse(build.files, found, request, c.rate);
     if (found) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
-    const canonical = canonicalPage(build.files, path);
-    if (canonical) return new Response(null, { status: 301, headers: { location: `${canonical}${url.search}` } });
     // API paths never get here: the function layer answers their 404 as JSON.
-    const notFound = build.files.notFound(path);
-    if (notFound) return fileResponse(build.files, notFound, request, c.rate);
+    const fallback = pageFallback(build.files, path);
+    if (fallback && 'redirect' in fallback) return new Response(null, { status: 301, headers: { location: `${fallback.redirect}${url.search}` } });
+    if (fallback) return fileResponse(build.files, fallback, request, c.rate);
     return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
   }
 

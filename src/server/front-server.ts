@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createApp } from '../app/app.ts';
+import { createApp, pageFallback } from '../app/app.ts';
 import { forwardedClient, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
 import { safePath } from '../../functions/request-path.ts';
 import { toWebRequest, writeResponse } from './node-bridge.ts';
@@ -49,14 +49,18 @@ export function createFrontServer(deps: FrontServerDeps) {
     const { target } = env;
     const q = target.indexOf('?');
     const path = safePath(target);
-    const found = path === undefined ? undefined : env.build.files.find(path, q < 0 ? '' : target.slice(q + 1), req.headers.accept);
-    if (!found) return undefined;
+    if (path === undefined) return undefined;
+    const { files, functions } = env.build;
+    // A published answer, or the not-found page of a path no function claims (as the app's router decides).
+    const fallback = () => (functions.owns(path) ? undefined : pageFallback(files, path));
+    const found = files.find(path, q < 0 ? '' : target.slice(q + 1), req.headers.accept) ?? fallback();
+    if (!found || 'redirect' in found) return undefined;
     const decided = deps.limiter ? app.count(env.client) : undefined;
     const rate = decided instanceof Promise ? await decided : decided;
     // Over the limit: the app answers the 429 without counting the request again.
     if (rate && !rate.allowed) return rate;
     try {
-      await serveFile(req, res, found, env.build.files, rate);
+      await serveFile(req, res, found, files, rate);
       return 'served';
     } catch (e) {
       // Nothing was written (headers go with the bytes): the app answers, as it does any failure.
