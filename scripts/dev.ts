@@ -1,0 +1,104 @@
+// `npm run dev`: build, serve every endpoint as `npm start` does (one worker), and rebuild on every
+// change to the content or the templates. A good build goes live through the same atomic swap and
+// open pages reload when their own bytes changed; a content error is printed here and shown on
+// the open pages, while the last good build keeps serving.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { createServer, type ServerResponse } from 'node:http';
+import { PUBLISH, ROOTS } from '../src/build/roots.ts';
+
+const WATCHED = [...ROOTS.map((r) => r.contentDir), 'src/components', 'src/layouts', 'src/pages', 'src/styles', 'src/site'];
+
+// The pages of a dev build listen here (the URL is baked into them, see src/layouts/Base.astro).
+const listeners = new Set<ServerResponse>();
+const events = createServer((req, res) => {
+  if (req.url !== '/events') return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'access-control-allow-origin': '*' });
+  res.write(': folio dev\n\n');
+  if (lastError) res.write(`event: failed\ndata: ${JSON.stringify(lastError)}\n\n`);
+  listeners.add(res);
+  req.on('close', () => listeners.delete(res));
+});
+let lastError = '';
+const send = (event: string, data: string) => {
+  if (event === 'failed') lastError = data;
+  if (event === 'reload') lastError = '';
+  for (const res of listeners) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+};
+await new Promise<void>((r) => events.listen(0, '127.0.0.1', r));
+const eventsUrl = `http://127.0.0.1:${(events.address() as { port: number }).port}/events`;
+const env = { ...process.env, FOLIO_DEV_EVENTS: eventsUrl, WORKERS: process.env.WORKERS ?? '1' };
+
+let server: ChildProcess | undefined;
+let building: Promise<void> | undefined;
+let again = false;
+
+/** One build; its errors go to the terminal as they are and to the pages; the live build stays. */
+function build(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['scripts/build.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let errors = '';
+    child.stdout!.on('data', (c: Buffer) => process.stdout.write(c));
+    child.stderr!.on('data', (c: Buffer) => {
+      errors += c.toString();
+      process.stderr.write(c);
+    });
+    child.on('exit', (code) => {
+      if (code === 0) console.log(`dev: built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      else send('failed', errors.trim());
+      resolve(code === 0);
+    });
+  });
+}
+
+function startServer() {
+  server = spawn(process.execPath, ['src/server/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  server.stdout!.on('data', (c: Buffer) => {
+    process.stdout.write(c);
+    // The server took the new build: the pages may look again.
+    if (/now serving build /.test(c.toString())) send('reload', '');
+  });
+  server.on('exit', (code) => {
+    if (code !== 0 && code !== null) process.exit(code);
+  });
+}
+
+/** Builds now, or once more after the running build when changes came in meanwhile. */
+function rebuild() {
+  if (building) {
+    again = true;
+    return;
+  }
+  send('building', '');
+  building = build().then(() => {
+    // The last good build serves while the content has errors (from an earlier run, too).
+    if (!server && existsSync(join(PUBLISH.current, 'manifest.json'))) startServer();
+    building = undefined;
+    if (again) {
+      again = false;
+      rebuild();
+    }
+  });
+}
+
+let timer: NodeJS.Timeout | undefined;
+for (const dir of WATCHED) {
+  watch(dir, { recursive: true }, (_event, name) => {
+    if (name && /(^|[/\\])\./.test(name)) return; // editors' swap and lock files
+    clearTimeout(timer);
+    timer = setTimeout(rebuild, 150);
+  });
+}
+console.log(`dev: watching ${WATCHED.join(', ')}`);
+rebuild();
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server?.kill('SIGTERM');
+    events.close();
+    events.closeAllConnections();
+    process.exit(0);
+  });
+}
