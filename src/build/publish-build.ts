@@ -17,6 +17,7 @@ import { emitHostFiles } from './emit/host-files.ts';
 import { localStreamCounter } from '../../functions/sse.ts';
 import { localSessionBus } from '../state/session-bus.ts';
 import type { Manifest } from '../publish/manifest.ts';
+import type { Timings } from './timings.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /**
@@ -24,7 +25,8 @@ import pkg from '../../package.json' with { type: 'json' };
  * the path (API, discovery documents, Markdown twins, feeds, sitemaps, agent skills, media) as
  * files beside the pages, then the manifest of all of them (DESIGN.md: publish, then serve by lookup).
  */
-export async function publishBuild(layout: BuildLayout, build: string): Promise<Manifest> {
+export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings): Promise<Manifest> {
+  const time = <T>(phase: string, run: () => Promise<T>) => (timings ? timings.time(phase, run) : run());
   const { rateLimit, rateWindowSeconds, bodyLimit } = readConfig();
   const roots: Root[] = await Promise.all(
     ROOTS.map(async (r) => ({
@@ -50,18 +52,22 @@ export async function publishBuild(layout: BuildLayout, build: string): Promise<
   };
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client);
-  const t = performance.now();
-  for (const root of roots) {
-    await emitStaticApi(root, functions, out);
-    await emitFeeds(root.core, out);
-    await emitSitemap(root.core, out);
-    await emitSkills(root.core, out);
-    const media = join(layout.bundle(root.name), 'media');
-    if (existsSync(media)) await cp(media, join(layout.client, root.base, 'media'), { recursive: true });
-  }
-  await out.files.flush();
-  await emitHostFiles(layout.client);
-  if (process.env.FOLIO_BUILD_TIMES) console.log(`publish: answers and files ${Math.round(performance.now() - t)} ms`);
+  await time('publish: API answers and discovery', async () => {
+    for (const root of roots) await emitStaticApi(root, functions, out);
+  });
+  await time('publish: feeds, sitemaps, skills, media', async () => {
+    for (const root of roots) {
+      await emitFeeds(root.core, out);
+      await emitSitemap(root.core, out);
+      await emitSkills(root.core, out);
+      const media = join(layout.bundle(root.name), 'media');
+      if (existsSync(media)) await cp(media, join(layout.client, root.base, 'media'), { recursive: true });
+    }
+    await out.files.flush();
+    await emitHostFiles(layout.client);
+  });
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
-  return writeManifest({ build, clientDir: layout.client, written: out.files, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest);
+  return time('publish: manifest (pages and assets read, coded)', () =>
+    writeManifest({ build, clientDir: layout.client, written: out.files, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest),
+  );
 }

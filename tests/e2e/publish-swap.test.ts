@@ -144,9 +144,13 @@ describe('publishing while serving', () => {
     await cp(join(content, 'posts', 'the-slow-web'), fresh, { recursive: true });
     const en = join(fresh, 'en.md');
     await writeFile(en, (await readFile(en, 'utf8')).replace(/^date: .*$/m, 'date: 2026-11-20T08:00:00Z'));
-    const built = await build();
+    const built = await build('--timings');
     const published = Date.now();
     assert.equal(built.code, 0, built.output);
+    // The phase table: every phase with its wall time and share, then the total.
+    for (const phase of ['content -> bundles', 'pages (Astro)', 'publish: API answers', 'publish: manifest', 'go live', 'total']) {
+      assert.match(built.output, new RegExp(`^${phase.replace(/[()]/g, '\\$&')}.*\\s\\d+\\.\\d\\d s\\s+\\d+ %$`, 'm'), phase);
+    }
     const checks: [string, RequestInit, (text: string, status: number) => boolean][] = [
       ['/api/posts', {}, (t) => (JSON.parse(t) as { data: { slug: string }[] }).data[0]?.slug === 'a-new-essay'],
       ['/api/posts/a-new-essay?lang=es', {}, (_, status) => status === 200],
