@@ -2,17 +2,18 @@
 // manifest, all in a fresh builds/<id> folder that goes live by one atomic switch of dist/current.
 // A failed build removes its folder, leaves the live build as it was, and exits 1.
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'astro';
-import { buildLayout, PUBLISH, ROOTS } from '../src/build/roots.ts';
+import { buildLayout, PUBLISH, ROOTS, type BuildLayout } from '../src/build/roots.ts';
+import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/build/fingerprint.ts';
 import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudflare.ts';
 import { writeNetlify } from '../src/build/targets/netlify.ts';
 import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
 import { phaseTimings } from '../src/build/timings.ts';
-import { goLive, newBuildId, prepareBuildDir, removeOldBuilds } from '../src/build/go-live.ts';
+import { goLive, liveBuild, newBuildId, prepareBuildDir, removeOldBuilds } from '../src/build/go-live.ts';
 import { publishBuild } from '../src/build/publish-build.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
@@ -30,6 +31,35 @@ const wants = (t: string) => values.target.includes(t) || values.target.includes
 
 const started = performance.now();
 const timings = phaseTimings();
+const roots = ROOTS.map((r) => r.name);
+/** Each host project, written from a build's folder into its own beside dist/current. */
+const WRITERS: Record<string, { out: string; write: (layout: BuildLayout) => Promise<string> }> = {
+  cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))) },
+  netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')) },
+  vercel: { out: join(PUBLISH.out, 'vercel'), write: (layout) => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')) },
+  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static')) },
+};
+const requested = Object.keys(WRITERS).filter(wants);
+const writeTargets = async (layout: BuildLayout, names: string[]) => {
+  for (const name of names) console.log(await timings.time(`target: ${name}`, () => WRITERS[name]!.write(layout)));
+};
+
+// Nothing the output depends on changed since the live build: it stays live (a new build would be
+// byte-identical), and only host projects it lacks are written from it.
+const fingerprint = await inputFingerprint(ROOTS.map((r) => r.contentDir));
+const live = await liveBuild(PUBLISH.out);
+const liveLayout = live ? buildLayout(join(PUBLISH.builds, live)) : undefined;
+const liveInputs = liveLayout && (JSON.parse(await readFile(join(liveLayout.dir, INPUTS_FILE), 'utf8').catch(() => 'null')) as BuildInputs | null);
+if (liveLayout && liveInputs?.fingerprint === fingerprint) {
+  const missing = requested.filter((t) => !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
+  await writeTargets(liveLayout, missing);
+  const inputs: BuildInputs = { fingerprint, targets: [...new Set([...liveInputs.targets, ...missing])] };
+  await writeFile(join(liveLayout.dir, INPUTS_FILE), JSON.stringify(inputs));
+  console.log(`no change since build ${live}: it stays live (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  if (values.timings) console.log(timings.table());
+  process.exit(0);
+}
+
 const id = newBuildId();
 const dir = await prepareBuildDir(PUBLISH.out, id);
 // Every step (the bundle process, Astro's config and pages) writes into this build's folder.
@@ -39,20 +69,16 @@ try {
   process.stdout.write(bundle.stdout);
   if (bundle.status !== 0) throw new Error(`the bundle step failed (exit ${bundle.status ?? 'signal'})`);
   process.env.SITE_URL ??= /site url (\S+)/.exec(bundle.stdout)?.[1];
+  // Loaded here, not at the top: a build with nothing to do never pays for Astro.
+  const { build } = await import('astro');
   await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
   const t = performance.now();
   const layout = buildLayout(dir);
   const manifest = await publishBuild(layout, id, timings);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
-  const roots = ROOTS.map((r) => r.name);
-  const target = async (name: string, write: () => Promise<string>) => {
-    if (wants(name)) console.log(await timings.time(`target: ${name}`, write));
-  };
-  await target('cloudflare', async () => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))));
-  await target('netlify', () => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')));
-  await target('vercel', () => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')));
-  await target('static', () => writeStatic(layout, join(PUBLISH.out, 'static')));
+  await writeTargets(layout, requested);
+  await writeFile(join(dir, INPUTS_FILE), JSON.stringify({ fingerprint, targets: requested } satisfies BuildInputs));
   await timings.time('go live', () => goLive(PUBLISH.out, id));
 } catch (e) {
   await rm(dir, { recursive: true, force: true });

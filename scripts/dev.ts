@@ -40,7 +40,11 @@ function build(): Promise<boolean> {
     const started = performance.now();
     const child = spawn(process.execPath, ['scripts/build.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
-    child.stdout!.on('data', (c: Buffer) => process.stdout.write(c));
+    let unchanged = false;
+    child.stdout!.on('data', (c: Buffer) => {
+      process.stdout.write(c);
+      unchanged ||= /no change since build /.test(c.toString());
+    });
     child.stderr!.on('data', (c: Buffer) => {
       errors += c.toString();
       process.stderr.write(c);
@@ -48,6 +52,8 @@ function build(): Promise<boolean> {
     child.on('exit', (code) => {
       if (code === 0) console.log(`dev: built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       else send('failed', errors.trim());
+      // Back to what is live (an error fixed by undoing it): no swap comes, the pages clear the error now.
+      if (code === 0 && unchanged) send('reload', '');
       resolve(code === 0);
     });
   });

@@ -96,6 +96,16 @@ after(async () => {
 });
 
 describe('publishing while serving', () => {
+  test('a build with nothing changed keeps the live build (it would be byte-identical) and takes a blink', async () => {
+    const link = await readlink(join(out, 'current'));
+    const started = performance.now();
+    const again = await build();
+    assert.equal(again.code, 0, again.output);
+    assert.match(again.output, new RegExp(`no change since build ${link.split(/[/\\]/).pop()}: it stays live`));
+    assert.equal(await readlink(join(out, 'current')), link);
+    assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+  });
+
   test('a failed build exits 1, leaves the live build byte for byte, and readers never notice', async () => {
     const link = await readlink(join(out, 'current'));
     const manifest = await readFile(join(out, 'current', 'manifest.json'));
