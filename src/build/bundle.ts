@@ -135,8 +135,9 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
       });
       texts.set(slug, postTexts);
     } catch (e) {
-      if (!(e instanceof FileError)) throw e;
-      errors.push(e);
+      if (e instanceof ContentErrors) errors.push(...e.errors);
+      else if (e instanceof FileError) errors.push(e);
+      else throw e;
     }
   }
   if (errors.length > 0) throw new ContentErrors(errors);

@@ -87,14 +87,16 @@ test('dates must be real calendar values, quoted or not; timestamps keep their z
   assert.equal(await dated('2026-03-01T10:30'), '2026-03-01T10:30:00Z', 'no zone is UTC');
 });
 
-test('every error of a build is reported together, one line each: file:line: field: what, e.g. ...', async () => {
+test('every error of a build is reported together (every field of a file too), one line each: file:line: field: what, e.g. ...', async () => {
   const errors = await errorsOf({
     'posts/one/en.md': EN.replace('2026-01-01T00:00:00Z', '2026-02-30'),
     'posts/two/en.md': EN.replace('title: "Hello"\n', 'title: ""\n'),
     'posts/three/en.md': EN,
-    'posts/four/en.md': EN.replace('categories: [Tech]', 'categories: [Tech]\ncolour: red'),
+    'posts/four/en.md': EN.replace('categories: [Tech]', 'categories: Tech\ncolour: red').replace('2026-01-01T00:00:00Z', '2026-01-32'),
   });
   assert.deepEqual(errors.map((e) => e.message.replace(/^.*\/posts\//, '')), [
+    'four/en.md:3: date: must be a real date or timestamp in ISO 8601, e.g. date: 2026-01-31T08:00:00Z (got "2026-01-32")',
+    'four/en.md:4: categories: must be a list of non-empty strings, e.g. [Technology, Craft]',
     'four/en.md:5: colour: is not a known field (allowed: title, date, modified, author, summary, categories, tags, featured_image)',
     'one/en.md:3: date: must be a real date or timestamp in ISO 8601, e.g. date: 2026-01-31T08:00:00Z (got "2026-02-30")',
     'two/en.md:2: title: must be a non-empty string, e.g. title: "Some text"',

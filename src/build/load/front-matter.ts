@@ -1,4 +1,4 @@
-import { FileError, lineOf } from '../file-error.ts';
+import { ContentErrors, FileError, lineOf } from '../file-error.ts';
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -20,22 +20,44 @@ export function calendarTimestamp(text: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace('.000Z', 'Z');
 }
 
-/** Typed readers over a parsed front-matter object; each failure names file, line and field. */
+/**
+ * Typed readers over a parsed front-matter object; each failure names file, line and field. A
+ * reader throws at its first failure; `collect` keeps reading past one, so every field's error in
+ * the file is reported together (`check` throws them).
+ */
 export class Fields {
   readonly file: string;
   readonly data: Record<string, unknown>;
   private readonly raw: string;
+  private readonly errors: FileError[] = [];
   constructor(file: string, data: Record<string, unknown>, allowed: readonly string[], raw = '') {
     this.file = file;
     this.data = data;
     this.raw = raw;
     for (const key of Object.keys(data)) {
-      if (!allowed.includes(key)) this.fail(key, `is not a known field (allowed: ${allowed.join(', ')})`);
+      if (!allowed.includes(key)) this.collect(() => this.fail(key, `is not a known field (allowed: ${allowed.join(', ')})`), undefined);
     }
   }
 
   fail(field: string, expected: string): never {
-    throw new FileError(this.file, field, expected, lineOf(this.raw, field));
+    throw new FileError(this.file, field, expected, field ? lineOf(this.raw, field) : undefined);
+  }
+
+  /** A read whose failure is recorded (the fallback stands in for the value) rather than thrown. */
+  collect<T>(read: () => T, fallback: T): T {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof FileError)) throw e;
+      this.errors.push(e);
+      return fallback;
+    }
+  }
+
+  /** Every error recorded so far, in the order of the file's lines. */
+  check(): void {
+    if (this.errors.length === 0) return;
+    throw new ContentErrors([...this.errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   }
 
   string(field: string): string {

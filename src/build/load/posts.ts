@@ -64,40 +64,46 @@ function parse(file: string, raw: string): { data: Record<string, unknown>; body
 function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: string[]): EnglishSource {
   const { data, body } = parse(file, raw);
   const f = new Fields(file, data, ENGLISH_FIELDS, raw);
-  const featured = f.optionalString('featured_image');
+  const c = <T>(read: () => T, fallback: T) => f.collect(read, fallback);
+  const featured = c(() => f.optionalString('featured_image'), undefined);
   if (featured !== undefined && !assets.includes(featured)) {
-    f.fail('featured_image', `must name an image file in the post folder (found: ${assets.join(', ') || 'none'})`);
+    c(() => f.fail('featured_image', `must name an image file in the post folder (found: ${assets.join(', ') || 'none'})`), undefined);
   }
-  if (body.trim() === '') throw new FileError(file, '', 'has an empty body');
-  return {
+  if (body.trim() === '') c(() => f.fail('', 'has an empty body'), undefined);
+  const english: EnglishSource = {
     file, lang: DEFAULT_LANGUAGE, format, raw, body,
-    title: f.string('title'),
-    date: f.timestamp('date'),
-    modified: f.optionalTimestamp('modified'),
-    author: f.optionalString('author'),
-    summary: f.optionalString('summary'),
-    categories: f.stringList('categories'),
-    tags: f.stringList('tags'),
+    title: c(() => f.string('title'), ''),
+    date: c(() => f.timestamp('date'), ''),
+    modified: c(() => f.optionalTimestamp('modified'), undefined),
+    author: c(() => f.optionalString('author'), undefined),
+    summary: c(() => f.optionalString('summary'), undefined),
+    categories: c(() => f.stringList('categories'), []),
+    tags: c(() => f.stringList('tags'), []),
     featured_image: featured,
   };
+  f.check();
+  return english;
 }
 
 function readTranslation(file: string, lang: string, format: 'md' | 'html', raw: string): TranslationSource {
   const { data, body } = parse(file, raw);
   const f = new Fields(file, data, TRANSLATION_FIELDS, raw);
-  const hash = f.optionalString('source_hash');
-  if (hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(hash)) f.fail('source_hash', 'must be sha256:<64 hex digits> (run `npm run translations -- stamp`)');
-  if (body.trim() === '') throw new FileError(file, '', 'has an empty body');
-  return {
+  const c = <T>(read: () => T, fallback: T) => f.collect(read, fallback);
+  const hash = c(() => f.optionalString('source_hash'), undefined);
+  if (hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(hash)) c(() => f.fail('source_hash', 'must be sha256:<64 hex digits> (run `npm run translations -- stamp`)'), undefined);
+  if (body.trim() === '') c(() => f.fail('', 'has an empty body'), undefined);
+  const translation: TranslationSource = {
     file, lang, format, raw, body,
-    title: f.string('title'),
-    summary: f.optionalString('summary'),
-    modified: f.optionalTimestamp('modified'),
-    provider: data.provider === null ? null : f.optionalString('provider') ?? null,
-    automated: f.boolean('automated', true),
-    verified: f.boolean('verified', false),
+    title: c(() => f.string('title'), ''),
+    summary: c(() => f.optionalString('summary'), undefined),
+    modified: c(() => f.optionalTimestamp('modified'), undefined),
+    provider: data.provider === null ? null : c(() => f.optionalString('provider'), undefined) ?? null,
+    automated: c(() => f.boolean('automated', true), true),
+    verified: c(() => f.boolean('verified', false), false),
     source_hash: hash,
   };
+  f.check();
+  return translation;
 }
 
 const CONTENT_EXT: Record<string, 'md' | 'html'> = { '.md': 'md', '.html': 'html' };

@@ -22,6 +22,7 @@ export async function loadSite(root: string): Promise<LoadedSite> {
   }
   if (!data || typeof data !== 'object') throw new FileError(file, '', 'must be a YAML mapping');
   const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'serve_stale', 'product']);
+  f.check();
   const descriptions = (f.data.descriptions ?? {}) as Record<string, unknown>;
   for (const [code, text] of Object.entries(descriptions)) {
     if (!LANGUAGE_CODES.includes(code) || typeof text !== 'string') f.fail(`descriptions.${code}`, 'must map a language code to a string');
@@ -29,6 +30,7 @@ export async function loadSite(root: string): Promise<LoadedSite> {
   const p = f.data.product;
   if (!p || typeof p !== 'object') f.fail('product', 'must be a mapping with title, description, format, price_usd, currency, landing_url, download_url');
   const pf = new Fields(file, p as Record<string, unknown>, ['title', 'description', 'format', 'price_usd', 'currency', 'landing_url', 'download_url']);
+  pf.check();
   const price = pf.data.price_usd;
   if (typeof price !== 'number' || !(price >= 0)) pf.fail('product.price_usd', 'must be a number >= 0');
   const url = f.optionalString('url');
