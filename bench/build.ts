@@ -12,6 +12,8 @@ const WORK = 'bench/.corpus';
 interface Run {
   seconds: number;
   peakMb: number;
+  /** What the command printed (a Folio build's phase table is in it). */
+  out: string;
 }
 
 /** Runs a command and samples the peak resident memory (VmHWM) of the process tree's root. */
@@ -35,7 +37,7 @@ function measure(cmd: string, args: string[], env: Record<string, string>, cwd =
       if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}\n${out}`));
       // The build runs as two processes in turn; its peak is the larger of theirs.
       const reported = Math.max(0, ...[...out.matchAll(/peak rss (\d+) MB/g)].map((m) => Number(m[1])));
-      resolve({ seconds: (performance.now() - started) / 1000, peakMb: Math.round(Math.max(hwm, reported)) });
+      resolve({ seconds: (performance.now() - started) / 1000, peakMb: Math.round(Math.max(hwm, reported)), out });
     });
   });
 }
@@ -47,8 +49,11 @@ async function folioFull(n: number): Promise<Run> {
   const content = `${WORK}/content-${n}`;
   await writeCorpus(content, n, 'content/posts/tidal-energy/figure-1.jpg');
   await rm(`${WORK}/cache`, { recursive: true, force: true });
-  return measure(node, ['scripts/build.ts'], folioEnv(content));
+  return measure(node, ['scripts/build.ts', '--timings'], folioEnv(content));
 }
+
+/** The `--timings` table a Folio build printed. */
+const phaseTable = (r: Run) => r.out.slice(r.out.indexOf('\nphase ') + 1).trimEnd();
 
 /** Files and bytes of everything a build published (the static artefact a host serves). */
 async function output(dir: string): Promise<{ files: number; bytes: number }> {
@@ -74,15 +79,23 @@ console.log(row(`folio full build, ${count} x 14`, full, count * 14));
 const published = await output(`${WORK}/dist`);
 console.log(`output: ${published.files} files, ${(published.bytes / 1e6).toFixed(1)} MB`);
 await appendFile(join(`${WORK}/content-${count}`, 'posts', slugOf(0), 'en.md'), '\nOne more sentence, edited.\n');
+console.log(phaseTable(full));
 const rebuild = await measure(node, ['scripts/build.ts'], folioEnv(`${WORK}/content-${count}`));
 console.log(row(`folio rebuild after 1 edit`, rebuild, count * 14));
+const unchanged = await measure(node, ['scripts/build.ts'], folioEnv(`${WORK}/content-${count}`));
+console.log(row(`folio build with no change`, unchanged, count * 14));
+console.log(`one-edit rebuild: ${((rebuild.seconds / full.seconds) * 100).toFixed(0)} % of the clean build (target <= 10 %); no change: ${((unchanged.seconds / full.seconds) * 100).toFixed(1)} % (target <= 5 %)`);
 console.log(`growth: ${(full.seconds / count / (quarter.seconds / small)).toFixed(2)}x time per entry from ${small} to ${count} essays (1.00 = linear)`);
 
 if (spawnSync('hugo', ['version']).status === 0) {
   await writeHugoSite(`${WORK}/hugo`, count);
   const hugo = await measure('hugo', ['--quiet', '--destination', 'public'], {}, `${WORK}/hugo`);
   console.log(row(`hugo full build, ${count} x 14`, hugo, count * 14));
-  console.log(`ratio folio/hugo: ${(full.seconds / hugo.seconds).toFixed(2)}x time, ${(full.peakMb / hugo.peakMb).toFixed(2)}x peak memory`);
+  await appendFile(join(`${WORK}/hugo`, 'content', 'en', 'posts', slugOf(0), 'index.md'), '\nOne more sentence, edited.\n');
+  const hugoEdit = await measure('hugo', ['--quiet', '--destination', 'public'], {}, `${WORK}/hugo`);
+  console.log(row(`hugo rebuild after 1 edit`, hugoEdit, count * 14));
+  console.log(`ratio folio/hugo, clean: ${(full.seconds / hugo.seconds).toFixed(2)}x time, ${(full.peakMb / hugo.peakMb).toFixed(2)}x peak memory (target <= 1.00x both)`);
+  console.log(`ratio folio/hugo, one edit: ${(rebuild.seconds / hugoEdit.seconds).toFixed(2)}x time, ${(rebuild.peakMb / hugoEdit.peakMb).toFixed(2)}x peak memory`);
 } else {
   console.log('hugo not installed (apt-get install -y hugo): no baseline this run');
 }
