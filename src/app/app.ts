@@ -124,9 +124,10 @@ export function pageFallback(files: PublishedFiles, path: string): { redirect: s
 }
 
 /**
- * The app: the global policies as middleware (errors, CORS and security headers, request path,
- * preflight, bearer 401, rate limit), then the router: the function layer (body limit, ETag/304
- * and coding of computed answers), the published files, canonical redirects, the not-found pages.
+ * The app: the global policies as middleware (CORS and security headers, errors, the build, HEAD,
+ * request path, preflight, bearer 401, rate limit), then the router: the published files first,
+ * the function layer (body limit, ETag/304 and coding of computed answers), canonical redirects,
+ * the not-found pages.
  */
 export function createApp<Env>(host: AppHost<Env>): App<Env> {
   const log = host.log ?? ((m: string) => console.error(m));

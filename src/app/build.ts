@@ -71,3 +71,13 @@ export function instanceHost(settings: AppSettings, hostname: string, version: s
     limits: { rateLimit: settings.rateLimit, rateWindowSeconds: settings.rateWindowSeconds, bodyLimit: settings.bodyLimit },
   };
 }
+
+/** A build loaded on an instance's first request and kept; a load that fails is tried again by the next. */
+export function loadOnce<Env>(load: (env: Env) => Promise<Build>): (env: Env) => Promise<Build> {
+  let build: Promise<Build> | undefined;
+  return (env) =>
+    (build ??= load(env).catch((error: unknown) => {
+      build = undefined;
+      throw error;
+    }));
+}

@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createFunctions, ROUTES } from '../../functions/routes.ts';
-import type { Host, Root } from '../../functions/context.ts';
-import { readConfig } from '../server/config.ts';
+import type { Host } from '../../functions/context.ts';
+import type { BuildLayout } from './roots.ts';
+import { contentRoots, instanceHost } from '../app/build.ts';
+import { appSettings } from '../app/settings.ts';
 import { loadCore } from './load-bundle.ts';
-import { ROOTS, type BuildLayout } from './roots.ts';
 import { emitFeeds } from './emit/feeds.ts';
 import { emitSitemap } from './emit/sitemap.ts';
 import { emitStaticApi } from './emit/static-api.ts';
@@ -14,8 +15,6 @@ import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
 import { emitHostFiles } from './emit/host-files.ts';
-import { localStreamCounter } from '../../functions/sse.ts';
-import { localSessionBus } from '../state/session-bus.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { Timings } from './timings.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -27,29 +26,10 @@ import pkg from '../../package.json' with { type: 'json' };
  */
 export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings): Promise<Manifest> {
   const time = <T>(phase: string, run: () => Promise<T>) => (timings ? timings.time(phase, run) : run());
-  const { rateLimit, rateWindowSeconds, bodyLimit } = readConfig();
-  const roots: Root[] = await Promise.all(
-    ROOTS.map(async (r) => ({
-      name: r.name,
-      base: r.base,
-      core: await loadCore(layout.bundle(r.name)),
-      // Published answers sign nothing; the published key is the only one a document may print.
-      signingSecret: r.publishedSigningKey ?? '',
-      signingKeyPublished: r.publishedSigningKey !== undefined,
-    })),
-  );
-  const host: Host = {
-    roots,
-    assets: { fetch: async () => undefined },
-    hostname: hostname(),
-    version: pkg.version,
-    worker: { index: 1, count: 1 },
-    streams: localStreamCounter(),
-    mcpSessions: localSessionBus(),
-    mcpAllowedOrigins: [],
-    answerCacheBytes: 0,
-    limits: { rateLimit, rateWindowSeconds, bodyLimit },
-  };
+  // Published answers sign nothing: the published key is the only one a document may print.
+  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name)));
+  // The limits the guides print are the server's settings; nothing else of the host reaches a file.
+  const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client);
   await time('publish: API answers and discovery', async () => {

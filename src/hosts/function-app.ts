@@ -1,9 +1,9 @@
 import { createApp, type App, type Build } from '../app/app.ts';
 import { appSettings, type Vars } from '../app/settings.ts';
-import { forwardedClient } from '../app/policies/rate-limit.ts';
+import { clientKey } from '../app/policies/rate-limit.ts';
 import { loadGeneration } from '../server/generation.ts';
 import { loadCore } from '../build/load-bundle.ts';
-import { contentRoots, instanceHost } from '../app/build.ts';
+import { contentRoots, instanceHost, loadOnce } from '../app/build.ts';
 import { redisState } from '../state/redis.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -28,7 +28,6 @@ export function functionApp(host: FunctionHost): App<undefined> {
   const secret = typeof vars.EVENT_SIGNING_SECRET === 'string' ? vars.EVENT_SIGNING_SECRET : '';
   const redisUrl = typeof vars.REDIS_URL === 'string' ? vars.REDIS_URL : '';
   const redis = redisUrl && settings.rateLimit > 0 ? redisState(redisUrl, (m) => console.error(m)) : undefined;
-  let build: Promise<Build> | undefined;
   const load = async (): Promise<Build> => {
     // Instances cannot agree on a random key: events signed in one would not verify in another.
     if (!secret) throw new Error('EVENT_SIGNING_SECRET is not set (set it in the host\'s environment variables)');
@@ -39,11 +38,8 @@ export function functionApp(host: FunctionHost): App<undefined> {
     });
   };
   return createApp<undefined>({
-    live: () => (build ??= load().catch((error: unknown) => {
-      build = undefined; // the next request tries again
-      throw error;
-    })),
-    clientKey: (r) => (settings.trustProxy ? forwardedClient(r.headers.get('x-forwarded-for')) : undefined) ?? r.headers.get(host.clientHeader) ?? 'unknown',
+    live: loadOnce(load),
+    clientKey: (r) => clientKey(settings.trustProxy, r.headers.get('x-forwarded-for'), r.headers.get(host.clientHeader)),
     limiter: redis?.limiter(settings.rateLimit, settings.rateWindowSeconds),
     bodyLimit: settings.bodyLimit,
   });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, pageFallback } from '../app/app.ts';
-import { forwardedClient, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
+import { clientKey, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
 import { safePath } from '../../functions/request-path.ts';
 import { toWebRequest, writeResponse } from './node-bridge.ts';
 import { serveFile } from './fast-path.ts';
@@ -21,10 +21,6 @@ interface NodeEnv {
   build: Generation;
   target: string;
   client: string;
-}
-
-function clientKey(req: IncomingMessage, trustProxy: boolean): string {
-  return (trustProxy ? forwardedClient(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 /**
@@ -71,7 +67,7 @@ export function createFrontServer(deps: FrontServerDeps) {
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const env: NodeEnv = { build: deps.live(), target: req.url ?? '/', client: clientKey(req, deps.config.trustProxy) };
+    const env: NodeEnv = { build: deps.live(), target: req.url ?? '/', client: clientKey(deps.config.trustProxy, req.headers['x-forwarded-for'], req.socket.remoteAddress) };
     let counted: RateDecision | undefined;
     try {
       if (deps.config.fastPath && (method === 'GET' || method === 'HEAD') && req.headers.authorization === undefined) {

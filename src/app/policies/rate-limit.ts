@@ -38,8 +38,11 @@ export function tooManyRequests(d: RateDecision, nowSeconds: number): Response {
 /** The rate-limit headers go on JSON answers (a page or an image has no client reading them). */
 export const isJson = (type: string | null) => /[/+]json\b/.test(type ?? '');
 
-/** The client a proxy in front names: the first X-Forwarded-For entry (only with TRUST_PROXY). */
-export function forwardedClient(header: string | string[] | null | undefined): string | undefined {
-  const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
-  return first || undefined;
+/**
+ * The client a request counts against: the first X-Forwarded-For entry when a trusted proxy sets it
+ * (TRUST_PROXY), else the address the host saw (the socket's, CF-Connecting-IP...).
+ */
+export function clientKey(trustProxy: boolean, forwarded: string | string[] | null | undefined, address: string | null | undefined): string {
+  const first = trustProxy ? (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() : undefined;
+  return first || address || 'unknown';
 }

@@ -2,9 +2,9 @@
 // rate limit kept in a Durable Object per client. `npm run build -- --target cloudflare` writes
 // the project around it (dist/cloudflare); `npm run preview:cloudflare` runs it on workerd.
 import { createApp, type App, type Build } from '../../app/app.ts';
-import { assembleBuild, contentRoots, instanceHost } from '../../app/build.ts';
+import { assembleBuild, contentRoots, instanceHost, loadOnce } from '../../app/build.ts';
 import { appSettings, type Vars } from '../../app/settings.ts';
-import { forwardedClient, type RateLimiter } from '../../app/policies/rate-limit.ts';
+import { clientKey, type RateLimiter } from '../../app/policies/rate-limit.ts';
 import { loadBundleCore } from '../../bundle/load-core.ts';
 import { decodeJson } from '../../bundle/reader.ts';
 import type { Manifest } from '../../publish/manifest.ts';
@@ -75,19 +75,15 @@ function durableLimiter(env: Env, limit: number, windowSeconds: number): RateLim
 }
 
 let app: App<Env> | undefined;
-let build: Promise<Build> | undefined;
 
 export default {
   fetch(request: Request, env: Env, ctx: unknown): Promise<Response> {
     if (!app) {
       const settings = appSettings(env);
       app = createApp<Env>({
-        live: (e) => (build ??= loadBuild(e).catch((error: unknown) => {
-          build = undefined; // the next request tries again
-          throw error;
-        })),
+        live: loadOnce(loadBuild),
         // Cloudflare's edge sets CF-Connecting-IP; X-Forwarded-For only when the operator says a proxy sits in front.
-        clientKey: (r) => (settings.trustProxy ? forwardedClient(r.headers.get('x-forwarded-for')) : undefined) ?? r.headers.get('cf-connecting-ip') ?? 'unknown',
+        clientKey: (r) => clientKey(settings.trustProxy, r.headers.get('x-forwarded-for'), r.headers.get('cf-connecting-ip')),
         limiter: settings.rateLimit > 0 ? durableLimiter(env, settings.rateLimit, settings.rateWindowSeconds) : undefined,
         bodyLimit: settings.bodyLimit,
       });
