@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildLayout, PUBLISH, ROOTS, type BuildLayout } from '../src/build/roots.ts';
+import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, type BuildLayout } from '../src/build/roots.ts';
+import { variantCache } from '../src/build/variant-cache.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/build/fingerprint.ts';
 import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudflare.ts';
 import { writeNetlify } from '../src/build/targets/netlify.ts';
@@ -64,6 +65,8 @@ const id = newBuildId();
 const dir = await prepareBuildDir(PUBLISH.out, id);
 // Every step (the bundle process, Astro's config and pages) writes into this build's folder.
 process.env.FOLIO_BUILD_DIR = dir;
+// br and gzip codings of bytes an earlier build published are linked, not made again.
+const codings = variantCache(join(CACHE_DIR, 'codings'));
 try {
   const bundle = await timings.time('content -> bundles (load, render, index)', async () => spawnSync(process.execPath, ['scripts/bundle.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }));
   process.stdout.write(bundle.stdout);
@@ -74,7 +77,7 @@ try {
   await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
   const t = performance.now();
   const layout = buildLayout(dir);
-  const manifest = await publishBuild(layout, id, timings);
+  const manifest = await publishBuild(layout, id, timings, codings);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
   await writeTargets(layout, requested);
@@ -87,6 +90,7 @@ try {
   process.exit(1);
 }
 const removed = await removeOldBuilds(PUBLISH.out);
+await codings.sweep();
 console.log(`live: ${PUBLISH.current} -> builds/${id}${removed.length ? ` (removed ${removed.length} old build${removed.length > 1 ? 's' : ''})` : ''}`);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 // Peak resident memory of this process, for the build benchmark.

@@ -1,7 +1,7 @@
 // Content -> bundles (site and sandbox). Run by `npm run build` as its own process, so its memory
 // is returned before Astro renders the pages.
 import { buildBundle } from '../src/build/bundle.ts';
-import { DIST, ROOTS } from '../src/build/roots.ts';
+import { CACHE_DIR, DIST, ROOTS } from '../src/build/roots.ts';
 import { ContentErrors, FileError } from '../src/build/file-error.ts';
 
 let siteUrl = process.env.SITE_URL;
@@ -9,7 +9,7 @@ const errors: FileError[] = [];
 for (const root of ROOTS) {
   const t = performance.now();
   try {
-    const result = await buildBundle({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: process.env.FOLIO_CACHE ?? '.folio-cache' });
+    const result = await buildBundle({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR });
     siteUrl ??= result.catalog.site_url;
     const s = result.stats;
     console.log(`bundle ${root.name}: ${s.posts} posts, ${s.entries} entries (${s.cacheHits} cached) in ${Math.round(performance.now() - t)} ms`);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { etagOf } from './file-etag.ts';
+import type { variantCache } from './variant-cache.ts';
 import { COMPRESS_MIN_BYTES, worthCompressing } from '../publish/manifest.ts';
 
 const brotli = promisify(brotliCompress);
@@ -23,9 +24,9 @@ type Content = string | Uint8Array | (() => Promise<Uint8Array>);
  * Writes files into the static artefact with their precompressed variants (`.br`, `.gz`) and
  * records their facts, with at most `concurrency` in flight (compression runs on libuv's pool, so
  * writes overlap with the emitters' work). The same bytes under another name get their variants
- * linked rather than compressed again.
+ * linked rather than compressed again, and so are bytes an earlier build coded (`cache`).
  */
-export function variantWriter(dir: string, concurrency = 16) {
+export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, concurrency = 16) {
   const facts = new Map<string, FileFacts>();
   const byEtag = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
   const made = new Set<string>();
@@ -50,19 +51,25 @@ export function variantWriter(dir: string, concurrency = 16) {
       return { br: v.br, gzip: v.gzip };
     }
     const making = (async () => {
-      const [br, gzipped] = await Promise.all([
-        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
-        gz(body, { level: 6 }),
-      ]);
+      const digest = etag.slice(1, -1);
       const out: { file: string; br?: number; gzip?: number } = { file };
-      if (worthCompressing(br.byteLength, body.byteLength)) {
-        await writeFile(join(dir, `${file}.br`), br);
-        out.br = br.byteLength;
-      }
-      if (worthCompressing(gzipped.byteLength, body.byteLength)) {
-        await writeFile(join(dir, `${file}.gz`), gzipped);
-        out.gzip = gzipped.byteLength;
-      }
+      const codings = [
+        { ext: 'br', key: 'br', code: () => brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }) },
+        { ext: 'gz', key: 'gzip', code: () => gz(body, { level: 6 }) },
+      ] as const;
+      await Promise.all(
+        codings.map(async ({ ext, key, code }) => {
+          const to = join(dir, `${file}.${ext}`);
+          const cached = cache ? await cache.take(digest, ext, to) : undefined;
+          if (cached === 'none') return;
+          if (cached !== undefined) return void (out[key] = cached);
+          const coded = await code();
+          const worth = worthCompressing(coded.byteLength, body.byteLength);
+          if (cache) await cache.put(digest, ext, worth ? coded : undefined, to);
+          else if (worth) await writeFile(to, coded);
+          if (worth) out[key] = coded.byteLength;
+        }),
+      );
       return out;
     })();
     byEtag.set(etag, making);

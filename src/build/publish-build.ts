@@ -14,6 +14,7 @@ import { emitStaticApi } from './emit/static-api.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
+import type { variantCache } from './variant-cache.ts';
 import { emitHostFiles } from './emit/host-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { Timings } from './timings.ts';
@@ -24,14 +25,14 @@ import pkg from '../../package.json' with { type: 'json' };
  * the path (API, discovery documents, Markdown twins, feeds, sitemaps, agent skills, media) as
  * files beside the pages, then the manifest of all of them (DESIGN.md: publish, then serve by lookup).
  */
-export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings): Promise<Manifest> {
+export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings, codings?: ReturnType<typeof variantCache>): Promise<Manifest> {
   const time = <T>(phase: string, run: () => Promise<T>) => (timings ? timings.time(phase, run) : run());
   // Published answers sign nothing: the published key is the only one a document may print.
   const roots = await contentRoots('', (name) => loadCore(layout.bundle(name)));
   // The limits the guides print are the server's settings; nothing else of the host reaches a file.
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   const functions = createFunctions(host);
-  const out = diskPublisher(layout.client);
+  const out = diskPublisher(layout.client, codings);
   await time('publish: API answers and discovery', async () => {
     for (const root of roots) await emitStaticApi(root, functions, out);
   });

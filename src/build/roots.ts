@@ -41,5 +41,8 @@ export function buildLayout(dir: string): BuildLayout {
 const OUT = process.env.FOLIO_OUT ?? 'dist';
 export const PUBLISH = { out: OUT, builds: `${OUT}/builds`, current: `${OUT}/current` };
 
+/** Work kept between builds (renders, codings, contracts), by content digest; FOLIO_CACHE moves it. */
+export const CACHE_DIR = process.env.FOLIO_CACHE ?? '.folio-cache';
+
 /** The build being written (FOLIO_BUILD_DIR, set by `npm run build` for its steps), else the live one. */
 export const DIST: BuildLayout = buildLayout(process.env.FOLIO_BUILD_DIR ?? PUBLISH.current);

@@ -5,6 +5,7 @@ import type { RateDecision, RateLimiter } from '../app/policies/rate-limit.ts';
 import type { LegacySession, SessionBus } from './session-bus.ts';
 import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import { leasedLock } from './leased-lock.ts';
+import { leaseBook } from './rate-lease.ts';
 
 /**
  * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
@@ -25,6 +26,8 @@ if n == tonumber(ARGV[1]) then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
 return n`;
 
 const SESSION_TTL_SECONDS = 60;
+
+const windowEnd = (windowMs: number) => (Math.floor(Date.now() / windowMs) + 1) * windowMs;
 
 // Released and extended only by its holder; a holder that dies lets it go when it expires.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -73,20 +76,24 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     lock,
     limiter(limit, windowSeconds) {
       const windowMs = windowSeconds * 1000;
-      // The hits of one turn of the event loop are sent as one increment per client: the store's
-      // total after it orders them, so each still gets its exact count (a load from one address
-      // costs one command per turn, not one per request).
+      const book = leaseBook(limit);
+      // The hits of one turn of the event loop that the lease book cannot answer are sent as one
+      // increment per client: the store's total after it orders them, so each still gets its
+      // exact count (a load from one address costs one command per turn, not one per request).
       type Waiter = { cost: number; resolve: (d: RateDecision) => void; reject: (e: unknown) => void };
       let batch = new Map<string, Waiter[]>();
       const flush = () => {
         const now = batch;
         batch = new Map();
-        const end = (Math.floor(Date.now() / windowMs) + 1) * windowMs;
+        const end = windowEnd(windowMs);
         for (const [key, waiters] of now) {
           const total = waiters.reduce((sum, w) => sum + w.cost, 0);
-          hit(`folio:rate:${end}:${key}`, total, end).then(
-            (after) => {
-              let count = Number(after) - total;
+          const extra = book.extra(key, end);
+          hit(`folio:rate:${end}:${key}`, total + extra, end).then(
+            (reply) => {
+              const after = Number(reply);
+              book.record(key, end, after, extra);
+              let count = after - extra - total;
               for (const w of waiters) {
                 count += w.cost;
                 w.resolve({ limit, remaining: Math.max(0, limit - count), reset: Math.ceil(end / 1000), allowed: count <= limit });
@@ -97,7 +104,9 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
         }
       };
       return {
-        hit(key, cost = 1): Promise<RateDecision> {
+        hit(key, cost = 1): RateDecision | Promise<RateDecision> {
+          const known = book.local(key, cost, windowEnd(windowMs));
+          if (known) return known;
           return new Promise((resolve, reject) => {
             if (batch.size === 0) setImmediate(flush);
             const waiters = batch.get(key);

@@ -1,4 +1,5 @@
 import { variantWriter } from '../file-variants.ts';
+import type { variantCache } from '../variant-cache.ts';
 import type { QueryShape } from '../../core/params.ts';
 import { answerFile } from '../../publish/answer-file.ts';
 
@@ -25,8 +26,8 @@ export interface Publisher {
 }
 
 /** A folder on disk; each file is written with its precompressed variants and its facts recorded. */
-export function diskPublisher(dir: string): Publisher & { count: () => number; answers: PublishedAnswer[]; files: ReturnType<typeof variantWriter> } {
-  const files = variantWriter(dir);
+export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCache>): Publisher & { count: () => number; answers: PublishedAnswer[]; files: ReturnType<typeof variantWriter> } {
+  const files = variantWriter(dir, cache);
   const answers: PublishedAnswer[] = [];
   // Everything emitted here is text (answers, Markdown, feeds, sitemaps, skills).
   const write = (sitePath: string, content: string) => files.add(sitePath, content, true);

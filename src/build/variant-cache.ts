@@ -1,0 +1,58 @@
+import { copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** A coding of a file's bytes: its length, or undefined when it is not worth serving. */
+export type Coded = number | undefined;
+
+/**
+ * Precompressed variants kept across builds by the bytes' digest (the ETag), so a rebuild codes only
+ * what changed. An entry is a file per coding (`<digest>.br`, `<digest>.gz`), or an empty
+ * `<digest>.<ext>.none` saying the coding did not pay. Entries reach a build as hard links (a copy
+ * across file systems); nothing writes to a published file after it is placed, so they stay shared.
+ */
+export function variantCache(dir: string) {
+  const used = new Set<string>();
+  let ready: Promise<unknown> | undefined;
+  const entry = (digest: string, ext: string) => join(dir, `${digest}.${ext}`);
+  const place = async (from: string, to: string) => {
+    await link(from, to).catch(async (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EXDEV') throw e;
+      await copyFile(from, to);
+    });
+  };
+  return {
+    /** The coding's length, placed at `to`; 'none' when it did not pay; undefined when not cached. */
+    async take(digest: string, ext: string, to: string): Promise<Coded | 'none' | undefined> {
+      used.add(digest);
+      try {
+        const from = entry(digest, ext);
+        const { size } = await stat(from);
+        await place(from, to);
+        return size;
+      } catch {
+        return (await stat(`${entry(digest, ext)}.none`).then(() => true, () => false)) ? 'none' : undefined;
+      }
+    },
+    /** Keeps a coding made now (or that it did not pay), placed at `to` when it did. */
+    async put(digest: string, ext: string, bytes: Uint8Array | undefined, to: string): Promise<void> {
+      used.add(digest);
+      ready ??= mkdir(dir, { recursive: true });
+      await ready;
+      const file = entry(digest, ext);
+      if (!bytes) return writeFile(`${file}.none`, '');
+      // Renamed into place: an entry older builds link to is never written through.
+      const temp = `${file}.${process.pid}.tmp`;
+      await writeFile(temp, bytes);
+      await rename(temp, file);
+      await place(file, to);
+    },
+    /** Drops the entries this build did not use once they outnumber the used ones (old builds hold their own links). */
+    async sweep(): Promise<number> {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      if (names.length <= 4 * used.size + 1000) return 0;
+      const stale = names.filter((n) => !used.has(n.slice(0, n.indexOf('.'))));
+      for (const n of stale) await rm(join(dir, n), { force: true });
+      return stale.length;
+    },
+  };
+}
