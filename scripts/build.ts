@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, type BuildLayout } from '../src/build/roots.ts';
 import { variantCache } from '../src/build/variant-cache.ts';
+import { REUSE_FILE, reusablePosts } from '../src/build/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/build/fingerprint.ts';
 import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudflare.ts';
 import { writeNetlify } from '../src/build/targets/netlify.ts';
@@ -47,14 +48,14 @@ const writeTargets = async (layout: BuildLayout, names: string[]) => {
 
 // Nothing the output depends on changed since the live build: it stays live (a new build would be
 // byte-identical), and only host projects it lacks are written from it.
-const fingerprint = await inputFingerprint(ROOTS.map((r) => r.contentDir));
+const { fingerprint, code } = await inputFingerprint(ROOTS.map((r) => r.contentDir));
 const live = await liveBuild(PUBLISH.out);
 const liveLayout = live ? buildLayout(join(PUBLISH.builds, live)) : undefined;
 const liveInputs = liveLayout && (JSON.parse(await readFile(join(liveLayout.dir, INPUTS_FILE), 'utf8').catch(() => 'null')) as BuildInputs | null);
 if (liveLayout && liveInputs?.fingerprint === fingerprint) {
   const missing = requested.filter((t) => !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
   await writeTargets(liveLayout, missing);
-  const inputs: BuildInputs = { fingerprint, targets: [...new Set([...liveInputs.targets, ...missing])] };
+  const inputs: BuildInputs = { fingerprint, code, targets: [...new Set([...liveInputs.targets, ...missing])] };
   await writeFile(join(liveLayout.dir, INPUTS_FILE), JSON.stringify(inputs));
   console.log(`no change since build ${live}: it stays live (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   if (values.timings) console.log(timings.table());
@@ -72,16 +73,24 @@ try {
   process.stdout.write(bundle.stdout);
   if (bundle.status !== 0) throw new Error(`the bundle step failed (exit ${bundle.status ?? 'signal'})`);
   process.env.SITE_URL ??= /site url (\S+)/.exec(bundle.stdout)?.[1];
+  // Posts unchanged since the live build (same code): their pages and answers are linked from it.
+  const reuse = await reusablePosts(liveLayout, liveInputs?.code, code, buildLayout(dir), roots);
+  if (reuse) {
+    process.env.FOLIO_REUSE = join(dir, REUSE_FILE);
+    await writeFile(process.env.FOLIO_REUSE, JSON.stringify(reuse));
+    const kept = Object.values(reuse.posts).reduce((n, s) => n + s.length, 0);
+    console.log(`incremental: ${kept} unchanged posts taken from build ${live}`);
+  }
   // Loaded here, not at the top: a build with nothing to do never pays for Astro.
   const { build } = await import('astro');
   await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
   const t = performance.now();
   const layout = buildLayout(dir);
-  const manifest = await publishBuild(layout, id, timings, codings);
+  const manifest = await publishBuild(layout, id, timings, codings, reuse);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
   await writeTargets(layout, requested);
-  await writeFile(join(dir, INPUTS_FILE), JSON.stringify({ fingerprint, targets: requested } satisfies BuildInputs));
+  await writeFile(join(dir, INPUTS_FILE), JSON.stringify({ fingerprint, code, targets: requested } satisfies BuildInputs));
   await timings.time('go live', () => goLive(PUBLISH.out, id));
 } catch (e) {
   await rm(dir, { recursive: true, force: true });

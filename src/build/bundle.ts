@@ -1,4 +1,5 @@
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { paths } from '../core/urls.ts';
@@ -13,6 +14,23 @@ import { loadSite } from './load/site.ts';
 import { slugify } from './slugify.ts';
 import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
+import { bundleDigests, DIGESTS_FILE } from './reuse.ts';
+
+const POST_CONCURRENCY = 8;
+
+/** `run` over `items` with at most `limit` at once; the results in the items' order. */
+async function pooled<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 
 /** Bump when rendering changes, so cached results are recomputed. */
 const RENDER_VERSION = '2';
@@ -56,96 +74,111 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   await rm(opts.outDir, { recursive: true, force: true });
   const posts: PostRecord[] = [];
   const texts = new Map<string, Map<string, string>>();
+  const bodyDigests = new Map<string, string>();
   let entries = 0;
 
-  // Every post is read even after an error, so the build reports all of them at once.
-  const errors: FileError[] = [];
-  for (const slug of await listPostSlugs(postsDir)) {
-    try {
-      const source: PostSource = await loadPost(postsDir, slug);
-      const { english } = source;
-      const mediaPath = paths.media(scope, slug, '');
-      const ctx = { mediaPath, siteUrl, assets: source.assets };
-      const renderFile = (file: SourceFile) =>
-        cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), file.body), () =>
-          render(file.format, file.body, ctx),
-        );
-      const englishHash = sourceHash(english.title, english.body);
-      const postEntries: Record<string, EntryMeta> = {};
-      const postTexts = new Map<string, string>();
-      const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
-      const bodyDir = join(opts.outDir, 'bodies', slug);
-      await mkdir(bodyDir, { recursive: true });
+  type Bundled = { record: PostRecord; texts: Map<string, string>; digest: string };
+  const bundlePost = async (slug: string): Promise<Bundled> => {
+    const source: PostSource = await loadPost(postsDir, slug);
+    const { english } = source;
+    const mediaPath = paths.media(scope, slug, '');
+    const ctx = { mediaPath, siteUrl, assets: source.assets };
+    const renderFile = (file: SourceFile) =>
+      cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), file.body), () =>
+        render(file.format, file.body, ctx),
+      );
+    const englishHash = sourceHash(english.title, english.body);
+    const postEntries: Record<string, EntryMeta> = {};
+    const postTexts = new Map<string, string>();
+    const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
+    const bodyDir = join(opts.outDir, 'bodies', slug);
+    await mkdir(bodyDir, { recursive: true });
+    const bytes = createHash('sha256');
 
-      for (const file of [english, ...source.translations]) {
-        const rendered = await renderFile(file);
-        rendered.localImages.forEach((img) => imageNames.add(img.name));
-        const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
-        const body: EntryBody = {
-          content_html: rendered.html,
-          content_markdown: rendered.markdown,
-          reading_time: readingTime(rendered.text, file.lang),
-          links: rendered.links,
-          media: rendered.media,
-          structure: { sections: rendered.sections },
-        };
-        await writeFile(join(bodyDir, `${file.lang}.json`), JSON.stringify(body));
-        postTexts.set(file.lang, rendered.text);
-        entries++;
-        if (file === english) {
-          postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
-        } else {
-          const t = source.translations.find((x) => x === file)!;
-          if (!t.source_hash) {
-            throw new FileError(t.file, 'source_hash', 'is missing: run `npm run translations -- stamp ' + `${slug} ${t.lang}\` once the translation matches the English source`, 1);
-          }
-          postEntries[t.lang] = {
-            title: t.title,
-            summary: t.summary,
-            modified: t.modified,
-            provider: t.provider,
-            automated: t.automated,
-            verified: t.verified,
-            state: t.source_hash === englishHash ? 'available' : 'stale',
-            alts,
-          };
+    for (const file of [english, ...source.translations]) {
+      const rendered = await renderFile(file);
+      rendered.localImages.forEach((img) => imageNames.add(img.name));
+      const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
+      const body: EntryBody = {
+        content_html: rendered.html,
+        content_markdown: rendered.markdown,
+        reading_time: readingTime(rendered.text, file.lang),
+        links: rendered.links,
+        media: rendered.media,
+        structure: { sections: rendered.sections },
+      };
+      const json = JSON.stringify(body);
+      bytes.update(`${file.lang}\0${json}\0`);
+      await writeFile(join(bodyDir, `${file.lang}.json`), json);
+      postTexts.set(file.lang, rendered.text);
+      entries++;
+      if (file === english) {
+        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
+      } else {
+        const t = source.translations.find((x) => x === file)!;
+        if (!t.source_hash) {
+          throw new FileError(t.file, 'source_hash', 'is missing: run `npm run translations -- stamp ' + `${slug} ${t.lang}\` once the translation matches the English source`, 1);
         }
+        postEntries[t.lang] = {
+          title: t.title,
+          summary: t.summary,
+          modified: t.modified,
+          provider: t.provider,
+          automated: t.automated,
+          verified: t.verified,
+          state: t.source_hash === englishHash ? 'available' : 'stale',
+          alts,
+        };
       }
-
-      const images: ImageInfo[] = [];
-      for (const name of imageNames) {
-        const size = await measureImage(source.dir, name);
-        images.push({ path: mediaPath + name, ...size, featured: name === english.featured_image });
-      }
-      if (source.assets.length > 0) {
-        const mediaDir = join(opts.outDir, 'media', slug);
-        await mkdir(mediaDir, { recursive: true });
-        await Promise.all(source.assets.map((n) => copyFile(join(source.dir, n), join(mediaDir, n))));
-      }
-      posts.push({
-        slug,
-        date: english.date,
-        ...(english.modified ? { modified: english.modified } : {}),
-        author: english.author ?? site.settings.author,
-        featured_image: english.featured_image ? mediaPath + english.featured_image : null,
-        categories: terms(english.categories, english.file, 'categories'),
-        tags: terms(english.tags, english.file, 'tags'),
-        images,
-        entries: postEntries,
-      });
-      texts.set(slug, postTexts);
-    } catch (e) {
-      if (e instanceof ContentErrors) errors.push(...e.errors);
-      else if (e instanceof FileError) errors.push(e);
-      else throw e;
     }
-  }
+
+    const images: ImageInfo[] = [];
+    for (const name of imageNames) {
+      const size = await measureImage(source.dir, name);
+      images.push({ path: mediaPath + name, ...size, featured: name === english.featured_image });
+    }
+    if (source.assets.length > 0) {
+      const mediaDir = join(opts.outDir, 'media', slug);
+      await mkdir(mediaDir, { recursive: true });
+      for (const n of source.assets) {
+        await copyFile(join(source.dir, n), join(mediaDir, n));
+        bytes.update(`${n}\0`).update(await readFile(join(mediaDir, n)));
+      }
+    }
+    const record: PostRecord = {
+      slug,
+      date: english.date,
+      ...(english.modified ? { modified: english.modified } : {}),
+      author: english.author ?? site.settings.author,
+      featured_image: english.featured_image ? mediaPath + english.featured_image : null,
+      categories: terms(english.categories, english.file, 'categories'),
+      tags: terms(english.tags, english.file, 'tags'),
+      images,
+      entries: postEntries,
+    };
+    return { record, texts: postTexts, digest: bytes.digest('hex') };
+  };
+  // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
+  // after an error, so the build reports all of them at once, in folder order.
+  const slugs = await listPostSlugs(postsDir);
+  const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundlePost(slug).then((b) => ({ b }), (e: unknown) => ({ e })));
+  const errors: FileError[] = [];
+  done.forEach((result, i) => {
+    if ('b' in result) {
+      posts.push(result.b.record);
+      texts.set(slugs[i]!, result.b.texts);
+      bodyDigests.set(slugs[i]!, result.b.digest);
+    } else if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
+    else if (result.e instanceof FileError) errors.push(result.e);
+    else throw result.e;
+  });
   if (errors.length > 0) throw new ContentErrors(errors);
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: site.settings, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
+  await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, bodyDigests)));
   await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'));
   return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses } };
 }

@@ -17,25 +17,32 @@ async function* files(path: string): AsyncGenerator<string> {
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) yield* files(join(path, e.name));
 }
 
-/**
- * A digest of every input of a build: the bytes of the content roots and the code (by relative path)
- * and the settings. Equal digests mean a new build would be byte-identical to the old one.
- */
-export async function inputFingerprint(contentDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const hash = createHash('sha256');
-  for (const root of [...contentDirs, ...CODE]) {
+async function digest(roots: readonly string[], hash = createHash('sha256')) {
+  for (const root of roots) {
     for await (const file of files(root)) {
       hash.update(`${root}:${relative(root, file).split(sep).join('/')}\0`);
       hash.update(await readFile(file));
     }
   }
+  return hash;
+}
+
+/**
+ * Digests of a build's inputs: `code` covers the code and the settings, `fingerprint` the content
+ * roots too. Equal fingerprints mean a new build would be byte-identical to the old one; equal code
+ * means whatever the content of a post alone decides can be taken from the old build (reuse.ts).
+ */
+export async function inputFingerprint(contentDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ fingerprint: string; code: string }> {
+  const hash = await digest(CODE);
   for (const name of SETTINGS) hash.update(`${name}=${env[name] ?? ''}\0`);
-  return hash.digest('hex');
+  const code = hash.copy().digest('hex');
+  return { fingerprint: (await digest(contentDirs, hash)).digest('hex'), code };
 }
 
 /** Recorded in each build's folder: its inputs, and the host projects written from it. */
 export interface BuildInputs {
   fingerprint: string;
+  code: string;
   targets: string[];
 }
 

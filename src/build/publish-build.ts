@@ -10,11 +10,12 @@ import { appSettings } from '../app/settings.ts';
 import { loadCore } from './load-bundle.ts';
 import { emitFeeds } from './emit/feeds.ts';
 import { emitSitemap } from './emit/sitemap.ts';
-import { emitStaticApi } from './emit/static-api.ts';
+import { emitStaticApi, type ReusedPosts } from './emit/static-api.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
 import type { variantCache } from './variant-cache.ts';
+import { liveBuildFiles, type Reuse } from './reuse.ts';
 import { emitHostFiles } from './emit/host-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { Timings } from './timings.ts';
@@ -25,7 +26,7 @@ import pkg from '../../package.json' with { type: 'json' };
  * the path (API, discovery documents, Markdown twins, feeds, sitemaps, agent skills, media) as
  * files beside the pages, then the manifest of all of them (DESIGN.md: publish, then serve by lookup).
  */
-export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings, codings?: ReturnType<typeof variantCache>): Promise<Manifest> {
+export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<Manifest> {
   const time = <T>(phase: string, run: () => Promise<T>) => (timings ? timings.time(phase, run) : run());
   // Published answers sign nothing: the published key is the only one a document may print.
   const roots = await contentRoots('', (name) => loadCore(layout.bundle(name)));
@@ -33,8 +34,26 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
+  const live = reuse ? await liveBuildFiles(reuse, out, layout.client) : undefined;
+  const reusedIn = (root: string): ReusedPosts | undefined =>
+    live && reuse?.posts[root]
+      ? {
+          slugs: new Set(reuse.posts[root]),
+          answers: async (path) => {
+            const taken = await live.answers(path);
+            if (taken) out.answers.push(...taken);
+            return taken !== undefined;
+          },
+          file: (sitePath) => live.file(sitePath),
+        }
+      : undefined;
+  if (live && reuse) {
+    await time('publish: pages of unchanged posts (linked)', async () => {
+      for (const root of roots) for (const slug of reuse.posts[root.name] ?? []) await live.pages(root.base, slug);
+    });
+  }
   await time('publish: API answers and discovery', async () => {
-    for (const root of roots) await emitStaticApi(root, functions, out);
+    for (const root of roots) await emitStaticApi(root, functions, out, reusedIn(root.name));
   });
   await time('publish: feeds, sitemaps, skills, media', async () => {
     for (const root of roots) {

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { copyFile, link, mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { indexCatalog } from '../core/catalog-index.ts';
+import type { Catalog } from '../core/types.ts';
+import type { Manifest, ManifestFile } from '../publish/manifest.ts';
+import type { PublishedAnswer } from './emit/publisher.ts';
+import type { FileFacts, variantWriter } from './file-variants.ts';
+import { buildLayout, type BuildLayout } from './roots.ts';
+import { LANGUAGE_CODES } from '../core/languages.ts';
+import { pathOf } from '../site/page-specs.ts';
+
+/**
+ * Incremental builds at the grain of a post. A post's page in each language, its detail answers and
+ * its Markdown twins are a function of the post alone (its record, rendered bodies and media) and of
+ * its root's scope (site settings, URLs, the languages that have posts), given the same code. When
+ * the live build was made by the same code, with the same scope, and a post's digest is unchanged,
+ * those files are linked from the live build with their recorded facts instead of being made again.
+ * Everything that gathers posts (lists, terms, feeds, sitemaps, search) is always made anew.
+ */
+export const DIGESTS_FILE = 'digests.json';
+/** Written into a build's folder for its steps (Astro reads it through FOLIO_REUSE). */
+export const REUSE_FILE = 'reuse.json';
+
+export interface BundleDigests {
+  scope: string;
+  posts: Record<string, string>;
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** `bodies`: per slug, a digest of the post's rendered bodies and media bytes. */
+export function bundleDigests(catalog: Catalog, bodies: ReadonlyMap<string, string>): BundleDigests {
+  const { languagesWithPosts } = indexCatalog(catalog);
+  const { posts, ...scope } = catalog;
+  return {
+    scope: sha(JSON.stringify({ scope, languagesWithPosts })),
+    posts: Object.fromEntries(posts.map((p) => [p.slug, sha(`${JSON.stringify(p)}\0${bodies.get(p.slug) ?? ''}`)])),
+  };
+}
+
+/** What a build takes from the live one: its folder and, per root, the posts that did not change. */
+export interface Reuse {
+  from: string;
+  posts: Record<string, string[]>;
+}
+
+const readJson = async <T>(file: string): Promise<T | undefined> => JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) ?? undefined;
+
+/** The posts of each root whose digest equals the live build's, when code and scope are the same. */
+export async function reusablePosts(live: BuildLayout | undefined, liveCode: string | undefined, code: string, next: BuildLayout, roots: readonly string[]): Promise<Reuse | undefined> {
+  if (!live || liveCode !== code) return undefined;
+  const posts: Record<string, string[]> = {};
+  for (const root of roots) {
+    const [before, now] = await Promise.all([readJson<BundleDigests>(join(live.bundle(root), DIGESTS_FILE)), readJson<BundleDigests>(join(next.bundle(root), DIGESTS_FILE))]);
+    if (!before || !now || before.scope !== now.scope) continue;
+    posts[root] = Object.keys(now.posts).filter((slug) => before.posts[slug] === now.posts[slug]);
+  }
+  return Object.values(posts).some((s) => s.length > 0) ? { from: live.dir, posts } : undefined;
+}
+
+async function place(from: string, to: string) {
+  await mkdir(dirname(to), { recursive: true });
+  await link(from, to).catch(async (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EXDEV') throw e;
+    await copyFile(from, to);
+  });
+}
+
+/** The live build's files, to be linked into a new build with their facts (no read, no hash, no coding). */
+export function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typeof variantWriter>, client: string) {
+  const byName = new Map(manifest.files.map((f) => [f.file, f]));
+  const adopt = async (f: ManifestFile) => {
+    await place(join(from.client, f.file), join(client, f.file));
+    for (const [ext, length] of [['br', f.br], ['gz', f.gzip]] as const) {
+      if (length !== undefined) await place(join(from.client, `${f.file}.${ext}`), join(client, `${f.file}.${ext}`));
+    }
+    const facts: FileFacts = { etag: f.etag, length: f.length, ...(f.br !== undefined ? { br: f.br } : {}), ...(f.gzip !== undefined ? { gzip: f.gzip } : {}) };
+    writer.facts.set(f.file, facts);
+  };
+  return {
+    /** Links a file the live build published under the same name; false when it has none. */
+    async file(name: string): Promise<boolean> {
+      const f = byName.get(name);
+      if (!f) return false;
+      await adopt(f);
+      return true;
+    },
+    /** Links every answer the live build published for a path, as the answers of this build. */
+    async answers(path: string): Promise<PublishedAnswer[] | undefined> {
+      const entry = manifest.paths[path];
+      if (!entry || entry.offers) return undefined;
+      const out: PublishedAnswer[] = [];
+      for (const [query, i] of Object.entries(entry.answers)) {
+        const f = typeof i === 'number' ? manifest.files[i] : undefined;
+        if (!f) return undefined;
+        await adopt(f);
+        out.push({ path, query, shape: entry.query, file: f.file, type: f.type, cacheControl: f.cacheControl, ...(f.headers ? { headers: f.headers } : {}) });
+      }
+      return out;
+    },
+  };
+}
+
+/** The live build's files for a build that reuses it (its manifest read once). */
+export async function liveBuildFiles(reuse: Reuse, out: { files: ReturnType<typeof variantWriter> }, client: string) {
+  const from = buildLayout(reuse.from);
+  const files = liveFiles(from, JSON.parse(await readFile(from.manifest, 'utf8')) as Manifest, out.files, client);
+  return {
+    ...files,
+    /** A post's page in every language (or its unavailable page), as Astro wrote them for the live build. */
+    async pages(base: string, slug: string): Promise<void> {
+      for (const lang of LANGUAGE_CODES) {
+        for (const kind of ['post', 'unavailable'] as const) await files.file(`${base}/${pathOf({ kind, lang, slug })}/index.html`);
+      }
+    },
+  };
+}

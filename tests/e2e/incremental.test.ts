@@ -1,0 +1,82 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+/**
+ * An incremental build (posts unchanged since the live build are linked from it) publishes exactly
+ * what a clean build of the same content publishes: every file byte for byte, and the manifest.
+ */
+let dir: string;
+let content: string;
+
+function build(out: string, cache: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['scripts/build.ts', '--timings'], { env: { ...process.env, FOLIO_CONTENT: content, FOLIO_OUT: out, FOLIO_CACHE: cache }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`build exited ${code}\n${output}`))));
+  });
+}
+
+async function files(root: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) out.set(relative(root, join(e.parentPath, e.name)), await readFile(join(e.parentPath, e.name)));
+  }
+  return out;
+}
+
+/** Every published file and the manifest (but its build id and time) of two builds. */
+async function assertSameOutput(a: string, b: string) {
+  const [fa, fb] = await Promise.all([files(join(a, 'current', 'site', 'client')), files(join(b, 'current', 'site', 'client'))]);
+  assert.deepEqual([...fa.keys()].sort(), [...fb.keys()].sort(), 'the same files');
+  const differ = [...fa].filter(([name, bytes]) => !bytes.equals(fb.get(name)!)).map(([name]) => name);
+  assert.deepEqual(differ, [], 'byte-identical files');
+  const manifest = async (d: string) => {
+    const { build: _b, created: _c, ...rest } = JSON.parse(await readFile(join(d, 'current', 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    return rest;
+  };
+  assert.deepEqual(await manifest(a), await manifest(b));
+}
+
+const postCount = async () => (await readdir(join(content, 'posts'))).length;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'folio-incremental-'));
+  content = join(dir, 'content');
+  await cp('content', content, { recursive: true });
+  await build(join(dir, 'live'), join(dir, 'cache'));
+});
+
+after(() => rm(dir, { recursive: true, force: true }));
+
+describe('incremental builds', () => {
+  test('a body edit and another post\'s new title: only those posts are made again, and the output equals a clean build\'s', async () => {
+    const [edited, retitled] = (await readdir(join(content, 'posts'))).sort();
+    const en = join(content, 'posts', edited!, 'en.md');
+    await writeFile(en, `${await readFile(en, 'utf8')}\nOne more sentence, edited.\n`);
+    const other = join(content, 'posts', retitled!, 'en.md');
+    await writeFile(other, (await readFile(other, 'utf8')).replace(/^title: .*$/m, 'title: "A title changed by the test"'));
+    const incremental = await build(join(dir, 'live'), join(dir, 'cache'));
+    // The site's posts but the two, and the sandbox's (untouched).
+    const sandbox = (await readdir('sandbox/posts')).length;
+    assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
+    assert.match(incremental, /^publish: pages of unchanged posts \(linked\)/m);
+    await build(join(dir, 'clean'), join(dir, 'clean-cache'));
+    await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
+  });
+
+  test('a change to the site settings makes every page again (nothing is taken), and still equals a clean build', async () => {
+    const site = join(content, 'site.yaml');
+    await writeFile(site, (await readFile(site, 'utf8')).replace(/^description: .*$/m, 'description: "Described again by the test"'));
+    const full = await build(join(dir, 'live'), join(dir, 'cache'));
+    assert.match(full, new RegExp(`incremental: ${(await readdir('sandbox/posts')).length} unchanged posts`), 'only the sandbox, whose scope is unchanged');
+    await rm(join(dir, 'clean'), { recursive: true, force: true });
+    await build(join(dir, 'clean'), join(dir, 'clean-cache'));
+    await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
+  });
+});
