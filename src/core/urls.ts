@@ -15,7 +15,9 @@ export const paths = {
   markdown: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}.md`,
   category: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/category/${slug}`,
   tag: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/tag/${slug}`,
-  media: (scope: UrlScope, slug: string, file: string) => `${scope.base}/media/${slug}/${file}`,
+  media: (scope: UrlScope, slug: string, file: string) => `${paths.mediaRoot(scope)}/${slug}/${file}`,
+  /** The root's media folder: post folders, and the image variants (src/core/responsive-images.ts). */
+  mediaRoot: (scope: UrlScope) => `${scope.base}/media`,
   api: (scope: UrlScope, path: string, query: Record<string, string> = {}) => {
     const search = new URLSearchParams(query).toString();
     return `${scope.base}${path}${search ? `?${search}` : ''}`;
