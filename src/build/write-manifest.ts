@@ -10,6 +10,7 @@ import { isCompressible, MANIFEST_VERSION, type Manifest, type ManifestFile, typ
 import type { PublishedAnswer } from './emit/publisher.ts';
 import { NOT_FOUND_SEGMENT } from '../site/page-specs.ts';
 import { VARIANT_FOLDER } from '../core/responsive-images.ts';
+import { FEEDS } from '../core/formats.ts';
 import type { variantWriter } from './file-variants.ts';
 
 const TYPES: Record<string, string> = {
@@ -35,7 +36,12 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-const typeOf = (file: string) => (file.endsWith('/feed.xml') ? 'application/rss+xml; charset=utf-8' : TYPES[extname(file)] ?? 'application/octet-stream');
+/** A feed is a file of FEEDS' names outside the media folders (an author's feed.json stays JSON). */
+const feedOf = (file: string) => (file.includes('/media/') ? undefined : FEEDS.find((f) => file.endsWith(`/${f.file}`)));
+const typeOf = (file: string) => {
+  const feed = feedOf(file);
+  return feed ? `${feed.mediaType}; charset=utf-8` : TYPES[extname(file)] ?? 'application/octet-stream';
+};
 
 /**
  * Caching of the static files. Pages revalidate at once in browsers; every public read may be kept
