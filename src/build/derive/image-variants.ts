@@ -5,6 +5,9 @@ import sharp from 'sharp';
 import { DigestCache } from '../cache.ts';
 import { VARIANT_FORMATS, variantName, variantWidths, type ImageFacts, type VariantFormat } from '../../core/responsive-images.ts';
 
+// Each file is read once: libvips' operation cache would only hold memory.
+sharp.cache(false);
+
 /** Encoder settings: AVIF at effort 2 is a tenth of the default's time for a few percent more bytes. */
 const ENCODING: Record<VariantFormat['ext'], object> = { avif: { quality: 55, effort: 2 }, webp: { quality: 75 } };
 
