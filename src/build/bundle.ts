@@ -5,7 +5,9 @@ import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { paths } from '../core/urls.ts';
 import type { Catalog, EntryBody, EntryMeta, ImageInfo, PostRecord, Term } from '../core/types.ts';
 import { DigestCache } from './cache.ts';
-import { measureImage } from './derive/images.ts';
+import { isImageName, measureImage } from './derive/images.ts';
+import { VariantMaker } from './derive/image-variants.ts';
+import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive-images.ts';
 import { readingTime } from './derive/reading-time.ts';
 import { render, type Rendered } from './derive/render.ts';
 import { sourceHash } from './derive/source-hash.ts';
@@ -33,7 +35,7 @@ async function pooled<T, R>(items: readonly T[], limit: number, run: (item: T) =
 }
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '2';
+const RENDER_VERSION = '3';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -48,7 +50,8 @@ export interface BundleOptions {
 
 export interface BundleResult {
   catalog: Catalog;
-  stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number };
+  /** Images: variants encoded in this build, and variants taken from the cache instead. */
+  stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number };
 }
 
 /** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
@@ -72,6 +75,9 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const postsDir = join(opts.contentDir, 'posts');
   const cache = new DigestCache<Rendered>(opts.cacheDir);
   await rm(opts.outDir, { recursive: true, force: true });
+  const variants = new VariantMaker(opts.cacheDir, join(opts.outDir, 'media', VARIANT_FOLDER));
+  const encoding: Promise<void>[] = [];
+  const encodeErrors: FileError[] = [];
   const posts: PostRecord[] = [];
   const texts = new Map<string, Map<string, string>>();
   const bodyDigests = new Map<string, string>();
@@ -82,9 +88,11 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
     const source: PostSource = await loadPost(postsDir, slug);
     const { english } = source;
     const mediaPath = paths.media(scope, slug, '');
-    const ctx = { mediaPath, siteUrl, assets: source.assets };
+    const facts: Record<string, ImageFacts> = {};
+    for (const name of source.assets.filter(isImageName)) facts[name] = await measureImage(source.dir, name);
+    const ctx = { mediaPath, mediaRoot: paths.mediaRoot(scope), images: facts, siteUrl, assets: source.assets };
     const renderFile = (file: SourceFile) =>
-      cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), file.body), () =>
+      cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), JSON.stringify(facts), file.body), () =>
         render(file.format, file.body, ctx),
       );
     const englishHash = sourceHash(english.title, english.body);
@@ -134,8 +142,10 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
 
     const images: ImageInfo[] = [];
     for (const name of imageNames) {
-      const size = await measureImage(source.dir, name);
-      images.push({ path: mediaPath + name, ...size, featured: name === english.featured_image });
+      const { width, height, digest } = facts[name] ?? (await measureImage(source.dir, name));
+      images.push({ path: mediaPath + name, width, height, digest, featured: name === english.featured_image });
+      const file = join(source.dir, name);
+      if (hasVariants(name)) encoding.push(variants.make(file, { width, height, digest }).catch((e: Error) => void encodeErrors.push(new FileError(file, '', `could not be encoded: ${e.message}`))));
     }
     if (source.assets.length > 0) {
       const mediaDir = join(opts.outDir, 'media', slug);
@@ -172,6 +182,8 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
     else if (result.e instanceof FileError) errors.push(result.e);
     else throw result.e;
   });
+  await Promise.all(encoding);
+  errors.push(...encodeErrors);
   if (errors.length > 0) throw new ContentErrors(errors);
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
@@ -180,5 +192,5 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, bodyDigests)));
   await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'));
-  return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses } };
+  return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused } };
 }

@@ -9,6 +9,8 @@ import { CACHE_PUBLIC } from '../../functions/http.ts';
 import { isCompressible, MANIFEST_VERSION, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
 import { NOT_FOUND_SEGMENT } from '../site/page-specs.ts';
+import { VARIANT_FOLDER } from '../core/responsive-images.ts';
+import { FEEDS } from '../core/formats.ts';
 import type { variantWriter } from './file-variants.ts';
 
 const TYPES: Record<string, string> = {
@@ -25,6 +27,7 @@ const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
   '.webp': 'image/webp',
+  '.avif': 'image/avif',
   '.gif': 'image/gif',
   '.ico': 'image/x-icon',
   '.mp4': 'video/mp4',
@@ -33,18 +36,24 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-const typeOf = (file: string) => (file.endsWith('/feed.xml') ? 'application/rss+xml; charset=utf-8' : TYPES[extname(file)] ?? 'application/octet-stream');
+/** A feed is a file of FEEDS' names outside the media folders (an author's feed.json stays JSON). */
+const feedOf = (file: string) => (file.includes('/media/') ? undefined : FEEDS.find((f) => file.endsWith(`/${f.file}`)));
+const typeOf = (file: string) => {
+  const feed = feedOf(file);
+  return feed ? `${feed.mediaType}; charset=utf-8` : TYPES[extname(file)] ?? 'application/octet-stream';
+};
 
 /**
  * Caching of the static files. Pages revalidate at once in browsers; every public read may be kept
- * by shared caches and served stale while they refetch. Astro's hashed assets never change.
+ * by shared caches and served stale while they refetch. Files named by their content never change.
  */
 export const CACHE_PAGE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_MEDIA = 'public, max-age=3600, s-maxage=86400, stale-while-revalidate=86400';
 
 function cacheControlOf(sitePath: string, type: string): string {
-  if (sitePath.includes('/_astro/')) return CACHE_IMMUTABLE;
+  // Astro's assets and the image variants are named by their content.
+  if (sitePath.includes('/_astro/') || sitePath.includes(`/media/${VARIANT_FOLDER}/`)) return CACHE_IMMUTABLE;
   if (type.startsWith('text/html')) return CACHE_PAGE;
   if (sitePath.includes('/media/') || /^(image|video|font)\//.test(type)) return CACHE_MEDIA;
   return CACHE_PUBLIC;

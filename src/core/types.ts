@@ -47,6 +47,8 @@ export interface ImageInfo {
   path: string;
   width: number;
   height: number;
+  /** sha256 of the file: names its AVIF/WebP variants (src/core/responsive-images.ts). */
+  digest: string;
   featured: boolean;
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_LANGUAGE } from './languages.ts';
+import type { FeedFile } from './formats.ts';
 
 /** Every absolute URL the core emits is built here, on the catalog's origin and base. */
 export interface UrlScope {
@@ -11,11 +12,14 @@ const langPrefix = (lang: string) => (lang === DEFAULT_LANGUAGE ? '' : `/${lang}
 export const paths = {
   post: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}`,
   home: (scope: UrlScope, lang: string) => `${scope.base}${langPrefix(lang)}/`,
-  feed: (scope: UrlScope, lang: string) => `${scope.base}${langPrefix(lang)}/feed.xml`,
+  /** A language's feed: RSS unless another of FEEDS (src/core/formats.ts) is named. */
+  feed: (scope: UrlScope, lang: string, file: FeedFile = 'feed.xml') => `${scope.base}${langPrefix(lang)}/${file}`,
   markdown: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}.md`,
   category: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/category/${slug}`,
   tag: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/tag/${slug}`,
-  media: (scope: UrlScope, slug: string, file: string) => `${scope.base}/media/${slug}/${file}`,
+  media: (scope: UrlScope, slug: string, file: string) => `${paths.mediaRoot(scope)}/${slug}/${file}`,
+  /** The root's media folder: post folders, and the image variants (src/core/responsive-images.ts). */
+  mediaRoot: (scope: UrlScope) => `${scope.base}/media`,
   api: (scope: UrlScope, path: string, query: Record<string, string> = {}) => {
     const search = new URLSearchParams(query).toString();
     return `${scope.base}${path}${search ? `?${search}` : ''}`;

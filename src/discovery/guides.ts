@@ -3,6 +3,7 @@ import { LANGUAGE_CODES } from '../core/languages.ts';
 import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import { absolute } from '../core/urls.ts';
 import { TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
+import { FEEDS } from '../core/formats.ts';
 
 /**
  * The guides for programs: /agents.md (how to use each surface), /auth.md (the access model)
@@ -46,7 +47,7 @@ Translations other than English are automated; \`meta.disclaimer\` says so whene
 | Many reads at once | \`POST ${u('/api/batch')}\` \`{"requests": [{"path": "/api/posts?lang=de"}, {"path": "/api/site"}]}\` (1 to ${limits.batchMax}) |
 | A typed graph | \`POST ${u('/graphql')}\` (schema: \`GET ${u('/graphql')}\`, calendar version 2026-06) |
 | Tools for a model | MCP at \`${u('/mcp')}\` (streamable HTTP, stateless) or \`${u('/mcp/sse')}\` (legacy SSE); see ${u('/mcp/docs')} |
-| New posts | RSS at \`${u('/feed.xml')}\` and \`/{lang}/feed.xml\` (no webhooks) |
+| New posts | ${FEEDS.map((f) => `${f.label} at \`${u(`/${f.file}`)}\``).join(', ')}, and \`/{lang}/...\` for each language (the same posts in each; no webhooks) |
 | Every detail | ${u('/openapi.json')} (OpenAPI 3.0.3) |
 
 Every surface answers from the same core, so the same request gives the same objects everywhere (GraphQL renames fields to camelCase).

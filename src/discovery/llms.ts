@@ -3,6 +3,7 @@ import type { Core } from '../core/index.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, language } from '../core/languages.ts';
 import { markdownDocument } from '../core/markdown-document.ts';
 import { absolute, paths } from '../core/urls.ts';
+import { FEEDS } from '../core/formats.ts';
 
 /**
  * llms.txt (llmstxt.org): an H1, a blockquote summary, then sections of links. Posts link to
@@ -58,7 +59,7 @@ export function llmsTxt(core: Core, lang = DEFAULT_LANGUAGE): string {
     '',
     `- [Everything in one file](${url(core, '/llms-full.txt')}): every English post in Markdown`,
     ...other.map((x) => `- [${x.native_name}](${url(core, `/${x.code === DEFAULT_LANGUAGE ? '' : `${x.code}/`}llms.txt`)}): posts in ${x.name}`),
-    `- [RSS feed](${absolute(core.catalog, paths.feed(core.catalog, lang))})`,
+    ...FEEDS.map((f) => `- [Feed: ${f.label}](${absolute(core.catalog, paths.feed(core.catalog, lang, f.file))}): the newest posts`),
     '',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import { BATCH_MAX } from '../../functions/batch.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { CONTENT, LIST, SEARCH } from './parameters.ts';
+import { FEEDS, type Feed } from '../core/formats.ts';
 
 /**
  * What OpenAPI says of each route, keyed `METHOD path` in OpenAPI's form (`{slug}`). The
@@ -39,6 +40,31 @@ const notFound: Reply = { description: 'Not found', schema: 'Error' };
 const withLang = { 400: badRequest };
 
 const STREAM_DOC = 'Server-Sent Events. Each event has an id and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature.';
+
+/** A JSON Feed's outline (the full rules: jsonfeed.org/version/1.1). */
+const JSON_FEED: Schema = {
+  type: 'object',
+  required: ['version', 'title', 'items'],
+  properties: {
+    version: { type: 'string', enum: ['https://jsonfeed.org/version/1.1'] },
+    title: { type: 'string' },
+    home_page_url: { type: 'string', format: 'uri' },
+    feed_url: { type: 'string', format: 'uri' },
+    language: { type: 'string' },
+    items: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, url: { type: 'string', format: 'uri' }, content_html: { type: 'string' } } } },
+  },
+};
+
+/** Every feed of FEEDS, for English at the root and for each language: the same posts in each. */
+function feedOperations(): Record<string, Operation> {
+  const reply = (f: Feed): Reply => ({ description: f.label, type: f.mediaType, schema: f.name === 'json' ? JSON_FEED : { type: 'string' } });
+  return Object.fromEntries(
+    FEEDS.flatMap((f) => [
+      [`GET /${f.file}`, { tag: 'Feeds', summary: `${f.label} feed of the English posts`, static: true, replies: { 200: reply(f) } }],
+      [`GET /{lang}/${f.file}`, { tag: 'Feeds', summary: `${f.label} feed of the posts available in a language (the same posts in every format)`, parameters: ['langPath'], static: true, replies: { 200: reply(f) } }],
+    ]),
+  );
+}
 
 export const OPERATIONS: Record<string, Operation> = {
   'GET /api': { tag: 'Meta', description: 'JSON endpoint index; the HTML reference page when the client prefers text/html.', replies: { 200: { ...ok('ApiIndex'), also: { 'text/html': { type: 'string' } } } }, json: true },
@@ -136,8 +162,7 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a post', parameters: ['slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
   'GET /{lang}/{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a translated post', parameters: ['langPath', 'slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
-  'GET /feed.xml': { tag: 'Feeds', summary: 'RSS 2.0 feed of the English posts', static: true, replies: { 200: { description: 'RSS', type: 'application/rss+xml', schema: { type: 'string' } } } },
-  'GET /{lang}/feed.xml': { tag: 'Feeds', summary: 'RSS 2.0 feed of the posts available in a language', parameters: ['langPath'], static: true, replies: { 200: { description: 'RSS', type: 'application/rss+xml', schema: { type: 'string' } } } },
+  ...feedOperations(),
   'GET /sitemap.xml': { tag: 'Feeds', summary: 'Sitemap with hreflang alternates', static: true, replies: { 200: { description: 'Sitemap', type: 'application/xml', schema: { type: 'string' } } } },
   'GET /openapi.json': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'This document' }) }, json: true },
   'GET /llms.txt': { tag: 'Discovery', replies: { 200: text('llms.txt (llmstxt.org): H1, summary, sections of links to the Markdown twins and the API') } },

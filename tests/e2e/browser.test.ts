@@ -51,6 +51,9 @@ describe('the site in Chromium', { skip }, () => {
 
   test('a post with images and video renders them, with JSON-LD and hreflang alternates', async () => {
     const page = await open('/tidal-energy');
+    // The browser takes a variant from the srcset, not the JPEG fallback.
+    const chosen = await page.locator('article img.cover').evaluate((el: HTMLImageElement) => el.currentSrc);
+    assert.match(chosen, /\/media\/_v\/[0-9a-f]{20}-\d+\.avif$/);
     const images = page.locator('article img');
     assert.ok((await images.count()) >= 2);
     for (const img of await images.all()) {
@@ -146,6 +149,13 @@ describe('the site in Chromium', { skip }, () => {
     const light = await browser.newPage({ colorScheme: 'light' });
     await light.goto(server.url + '/');
     assert.notEqual(bg, await light.evaluate(() => getComputedStyle(document.body).backgroundColor));
+    // Bright images are dimmed on the dark page only.
+    const filters = async (p: Page) => {
+      await p.goto(server.url + '/tidal-energy');
+      return p.locator('article img').evaluateAll((imgs) => [...new Set(imgs.map((i) => getComputedStyle(i).filter))]);
+    };
+    assert.deepEqual(await filters(page), ['brightness(0.85)']);
+    assert.deepEqual(await filters(light), ['none']);
     await page.close();
     await light.close();
   });

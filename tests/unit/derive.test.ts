@@ -4,6 +4,7 @@ import { readingTime } from '../../src/build/derive/reading-time.ts';
 import { sourceHash } from '../../src/build/derive/source-hash.ts';
 import { slugify } from '../../src/build/slugify.ts';
 import { render } from '../../src/build/derive/render.ts';
+import { variantWidths } from '../../src/core/responsive-images.ts';
 
 test('reading time: words/230, characters/500 for zh ja ko, at least 1', () => {
   assert.equal(readingTime('word '.repeat(460), 'en'), 2);
@@ -35,7 +36,7 @@ test('render: links deduplicated in order, media absolute, sections, local files
     '<iframe src="https://player.example/embed/1"></iframe>',
     '##### Five is not in the outline',
   ].join('\n\n');
-  const r = render('md', md, { mediaPath: '/media/p/', siteUrl: 'https://s.example', assets: ['pic.png', 'clip.mp4'] });
+  const r = render('md', md, { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s.example', assets: ['pic.png', 'clip.mp4'] });
   assert.deepEqual(r.links, ['https://a.example/x_(y)', 'https://b.example', 'https://player.example/embed/1']);
   assert.deepEqual(r.media, [
     { type: 'image', src: 'https://s.example/media/p/pic.png' },
@@ -49,7 +50,26 @@ test('render: links deduplicated in order, media absolute, sections, local files
 });
 
 test('render: an HTML post is converted to Markdown', () => {
-  const r = render('html', '<h2>Hi</h2><p>Some <a href="https://x.example">link</a>.</p>', { mediaPath: '/media/p/', siteUrl: 'https://s', assets: [] });
+  const r = render('html', '<h2>Hi</h2><p>Some <a href="https://x.example">link</a>.</p>', { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s', assets: [] });
   assert.match(r.markdown, /^## Hi\n\nSome \[link\]\(https:\/\/x\.example\)\.$/);
   assert.deepEqual(r.sections, [{ level: 2, text: 'Hi' }]);
+});
+
+test('render: post images get their measured size, AVIF/WebP sources, and a titled image alone is a captioned figure', () => {
+  const digest = 'ab'.repeat(32);
+  const images = { 'pic.jpg': { width: 960, height: 600, digest }, 'icon.gif': { width: 32, height: 32, digest } };
+  const md = ['![A chart](pic.jpg "Tides at Saint-Malo")', 'Inline ![dot](icon.gif "not a caption") in text.', '![Untitled](pic.jpg)'].join('\n\n');
+  const r = render('md', md, { mediaPath: '/media/p/', mediaRoot: '/sandbox/media', images, siteUrl: 'https://s', assets: ['pic.jpg', 'icon.gif'] });
+  const figures = [...r.html.matchAll(/<figure>(.*?)<\/figure>/g)].map((m) => m[1]!);
+  assert.equal(figures.length, 1, r.html);
+  assert.match(figures[0]!, /^<picture><source type="image\/avif" srcset="[^"]+" sizes="[^"]+"><source type="image\/webp"[^>]*><img [^>]*><\/picture><figcaption>Tides at Saint-Malo<\/figcaption>$/);
+  const srcset = /srcset="([^"]+)"/.exec(figures[0]!)![1]!;
+  assert.deepEqual(srcset.split(', '), [400, 800, 960].map((w) => `/sandbox/media/_v/${digest.slice(0, 20)}-${w}.avif ${w}w`));
+  for (const img of r.html.match(/<img [^>]*>/g)!) assert.match(img, /width="(960|32)" height="(600|32)"/, img);
+  assert.ok(!figures[0]!.includes('title='), 'the caption is not repeated as a tooltip');
+  assert.match(r.html, /<p>Inline <img src="\/media\/p\/icon.gif" alt="dot" title="not a caption"[^>]*> in text.<\/p>/, 'an inline GIF stays inline and as it is');
+  assert.equal((r.html.match(/<picture>/g) ?? []).length, 2, 'the untitled image has its sources too');
+  assert.ok(r.markdown.includes('](/media/p/pic.jpg "Tides at Saint-Malo")'), 'the Markdown twin keeps the source');
+  assert.deepEqual(variantWidths(4000), [400, 800, 1200]);
+  assert.deepEqual(variantWidths(300), [300]);
 });

@@ -12,6 +12,7 @@ import { toText } from 'hast-util-to-text';
 import GithubSlugger from 'github-slugger';
 import type { Root, Element } from 'hast';
 import type { MediaItem, Section } from '../../core/types.ts';
+import { responsivePictures, type PictureContext } from './pictures.ts';
 
 /** What one source file becomes: HTML, Markdown, plain text and what the body references. */
 export interface Rendered {
@@ -25,9 +26,7 @@ export interface Rendered {
   localImages: { name: string; alt: string }[];
 }
 
-export interface RenderContext {
-  /** Site path of the post's media folder, with trailing slash: /media/<slug>/ */
-  mediaPath: string;
+export interface RenderContext extends PictureContext {
   /** Origin for absolute media URLs. */
   siteUrl: string;
   assets: readonly string[];
@@ -105,9 +104,11 @@ export function render(format: 'md' | 'html', body: string, ctx: RenderContext):
     ? markdownToHast.runSync(markdownToHast.parse(body))
     : htmlToHast.runSync(htmlToHast.parse(body))) as Root;
   const found = transform(tree, ctx);
-  const html = hastToHtml.stringify(tree).trim();
+  const text = toText(tree, { whitespace: 'normal' }).replace(/\s+/g, ' ').trim();
+  // The Markdown is the source's: taken before the page's picture markup is added.
   const markdown = format === 'md'
     ? absoluteMarkdown(body.trim(), ctx)
-    : String(hastToMarkdown.stringify(hastToMarkdown.runSync(tree as never) as never)).trim();
-  return { html, markdown, text: toText(tree, { whitespace: 'normal' }).replace(/\s+/g, ' ').trim(), ...found };
+    : String(hastToMarkdown.stringify(hastToMarkdown.runSync(structuredClone(tree) as never) as never)).trim();
+  responsivePictures(tree, ctx);
+  return { html: hastToHtml.stringify(tree).trim(), markdown, text, ...found };
 }

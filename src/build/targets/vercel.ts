@@ -4,6 +4,7 @@ import type { BuildLayout } from '../roots.ts';
 import { CORS_HEADERS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { CACHE_IMMUTABLE } from '../write-manifest.ts';
+import { VARIANT_FOLDER } from '../../core/responsive-images.ts';
 import { mirror } from './files.ts';
 import { bundleFunction, CDN_ASSETS, shipBuild } from './function-bundle.ts';
 
@@ -13,7 +14,7 @@ export function vercelConfig(): object {
   return {
     version: 3,
     routes: [
-      { src: '^/_astro/(.*)$', headers: { ...policy, 'cache-control': CACHE_IMMUTABLE }, continue: true },
+      { src: `^/(?:_astro|(?:sandbox/)?media/${VARIANT_FOLDER})/(.*)$`, headers: { ...policy, 'cache-control': CACHE_IMMUTABLE }, continue: true },
       { src: '^/(?:sandbox/)?media/(.*)$', headers: policy, continue: true },
       { handle: 'filesystem' },
       { src: '^/(.*)$', dest: '/folio' },
