@@ -9,7 +9,8 @@ import { isImageName, measureImage } from './derive/images.ts';
 import { VariantMaker } from './derive/image-variants.ts';
 import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive-images.ts';
 import { readingTime } from './derive/reading-time.ts';
-import { render, type Rendered } from './derive/render.ts';
+import type { Rendered } from './derive/render.ts';
+import { renderPool } from './derive/render-pool.ts';
 import { sourceHash } from './derive/source-hash.ts';
 import { loadPost, listPostSlugs, type PostSource, type SourceFile } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
@@ -93,7 +94,7 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
     const ctx = { mediaPath, mediaRoot: paths.mediaRoot(scope), images: facts, siteUrl, assets: source.assets };
     const renderFile = (file: SourceFile) =>
       cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), JSON.stringify(facts), file.body), () =>
-        render(file.format, file.body, ctx),
+        renders.render(file.format, file.body, ctx),
       );
     const englishHash = sourceHash(english.title, english.body);
     const postEntries: Record<string, EntryMeta> = {};
@@ -171,7 +172,8 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
   const slugs = await listPostSlugs(postsDir);
-  const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundlePost(slug).then((b) => ({ b }), (e: unknown) => ({ e })));
+  const renders = renderPool();
+  const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundlePost(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
   const errors: FileError[] = [];
   done.forEach((result, i) => {
     if ('b' in result) {
