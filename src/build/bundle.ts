@@ -1,7 +1,8 @@
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
-import { paths } from '../core/urls.ts';
+import { absolute, paths } from '../core/urls.ts';
+import { format } from '../core/messages.ts';
 import type { Catalog, EntryBody, EntryMeta, ImageInfo, PostRecord, Term } from '../core/types.ts';
 import { DigestCache } from './cache.ts';
 import { measureImage } from './derive/images.ts';
@@ -15,7 +16,7 @@ import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '2';
+const RENDER_VERSION = '3';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -144,7 +145,8 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
-  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: site.settings, posts };
+  const attribution = format(site.settings.attribution, { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') });
+  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution }, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'));
   return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses } };

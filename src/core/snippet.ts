@@ -77,16 +77,23 @@ function matchAt(lang: string, text: string, terms: readonly string[]): number {
   return -1;
 }
 
+/**
+ * The snippet never leaves the block (paragraph, heading, list item) holding the match: the
+ * texts keep one line per block, so a heading is never run into the sentence after it.
+ */
 export function snippet(lang: string, text: string, terms: readonly string[]): string {
   const wide = !CHARACTER_SCRIPTS.has(lang);
   const size = wide ? 200 : 90;
   const lead = wide ? 60 : 25;
-  if (text.length <= size) return text;
+  if (text.length <= size && !text.includes('\n')) return text;
   const at = Math.max(0, matchAt(lang, text, terms));
-  const wantStart = Math.max(0, Math.min(at - lead, text.length - size));
+  const from = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
+  const stop = text.indexOf('\n', at);
+  const to = stop < 0 ? text.length : stop;
+  const wantStart = Math.max(from, Math.min(at - lead, to - size));
   const cuts = boundaries(lang, text, wantStart, wantStart + size);
-  const start = wantStart === 0 ? 0 : cuts.filter((b) => b <= wantStart).pop() ?? wantStart;
-  const end = cuts.find((b) => b >= start + size) ?? Math.min(text.length, start + size);
+  const start = wantStart === from ? from : cuts.filter((b) => b <= wantStart && b >= from).pop() ?? wantStart;
+  const end = Math.min(to, cuts.find((b) => b >= start + size) ?? start + size);
   const body = text.slice(start, end).trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }

@@ -109,5 +109,7 @@ export function render(format: 'md' | 'html', body: string, ctx: RenderContext):
   const markdown = format === 'md'
     ? absoluteMarkdown(body.trim(), ctx)
     : String(hastToMarkdown.stringify(hastToMarkdown.runSync(tree as never) as never)).trim();
-  return { html, markdown, text: toText(tree, { whitespace: 'normal' }).replace(/\s+/g, ' ').trim(), ...found };
+  // One line per block, so snippets can keep to the block they quote (src/core/snippet.ts).
+  const text = toText(tree, { whitespace: 'normal' }).replace(/[^\S\n]+/g, ' ').replace(/ *\n\s*/g, '\n').trim();
+  return { html, markdown, text, ...found };
 }

@@ -45,6 +45,7 @@ export async function emitFeeds(core: Core, out: Publisher): Promise<void> {
       `<link>${escapeXml(home)}</link>`,
       `<description>${escapeXml(scope.site.descriptions[lang.code] ?? scope.site.description)}</description>`,
       `<language>${lang.hreflang}</language>`,
+      `<copyright>${escapeXml(scope.site.attribution)}</copyright>`,
       `<atom:link href="${escapeXml(self)}" rel="self" type="application/rss+xml"/>`,
       ...(newest ? [`<lastBuildDate>${rfc822(newest)}</lastBuildDate>`] : []),
       `<generator>Folio</generator>`,
