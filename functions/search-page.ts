@@ -44,6 +44,6 @@ const hasSearchPage = (params: Record<string, string>, root: Root) =>
   params.lang !== DEFAULT_LANGUAGE && root.core.index.languagesWithPosts.includes(params.lang ?? '');
 
 export const searchPageRoutes: Route[] = [
-  { path: '/search', summary: 'The search page; with q (and page) its results are rendered on the server', handler: searchPage },
-  { path: '/:lang/search', summary: 'The search page of a language; with q (and page) its results are rendered on the server', handler: searchPage, claims: hasSearchPage },
+  { path: '/search', summary: 'The search page; with q (and page) its results are rendered on the server', handler: searchPage, hidden: true },
+  { path: '/:lang/search', summary: 'The search page of a language; with q (and page) its results are rendered on the server', handler: searchPage, hidden: true, claims: hasSearchPage },
 ];

@@ -70,6 +70,16 @@ describe('search page without JavaScript', () => {
     assert.match(second.text, /<a rel="prev" href="\/search\?q=the">/);
   });
 
+  test('OpenAPI documents the search page in every language, as HTML', async () => {
+    const doc = (await get(site.url, '/openapi.json')).json;
+    for (const path of ['/search', '/{lang}/search']) {
+      const op = doc.paths[path]?.get;
+      assert.ok(op, path);
+      assert.ok(op.responses['200'].content['text/html'], path);
+      assert.ok(op.parameters.some((p: { $ref: string }) => p.$ref.endsWith('/pageQ')), path);
+    }
+  });
+
   test('the form without a query is the published page; the sandbox has its own', async () => {
     const form = await get(site.url, '/search');
     assert.equal(form.status, 200);
