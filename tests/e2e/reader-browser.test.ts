@@ -42,6 +42,26 @@ describe('the reader\'s site in Chromium', { skip }, () => {
     await context.close();
   });
 
+  test('with JavaScript the same results are swapped in place: no reload, the address and Back follow', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/search`);
+    await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+    await page.locator('#q').fill('the');
+    await Promise.all([page.waitForURL('**/search?q=the'), page.locator('#q').press('Enter')]);
+    await page.waitForSelector('#search-results li');
+    assert.match((await page.locator('#search-status').textContent())!, /^\d+ results for “the”$/);
+    await Promise.all([page.waitForURL('**/search?q=the&page=2'), page.locator('nav.pager a[rel=next]').click()]);
+    await page.waitForSelector('#search-results[start="11"]');
+    await Promise.all([page.waitForURL('**/search?q=the'), page.goBack()]);
+    await page.waitForSelector('#search-results[start="1"]');
+    assert.equal(await page.locator('#q').inputValue(), 'the');
+    assert.equal(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept), true, 'the page was never reloaded');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('on a narrow screen the meta line keeps "· 4 min read" and "読めます" whole', async () => {
     const c = await corpus('content');
     const ja = c.availableIn('ja')[0]!.slug;
