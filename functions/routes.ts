@@ -2,6 +2,7 @@ import type { Capabilities, Dispatch, Handler, Host, RequestContext, Root } from
 import { apiIndexRoute, apiRoutes } from './api.ts';
 import { negotiatePost } from './negotiate-post.ts';
 import { searchRoutes } from './search.ts';
+import { searchPageRoutes } from './search-page.ts';
 import { askRoutes } from './ask.ts';
 import { batchRoutes } from './batch.ts';
 import { mcpRoutes } from './mcp.ts';
@@ -49,6 +50,7 @@ routes.push(
   ...discoveryRoutes(() => routes),
   ...graphqlRoutes,
   ...contactRoutes,
+  ...searchPageRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },

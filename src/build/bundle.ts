@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
-import { paths } from '../core/urls.ts';
+import { absolute, paths } from '../core/urls.ts';
+import { format } from '../core/messages.ts';
 import type { Catalog, EntryBody, EntryMeta, ImageInfo, PostRecord, Term } from '../core/types.ts';
 import { DigestCache } from './cache.ts';
 import { isImageName, measureImage } from './derive/images.ts';
@@ -36,7 +37,7 @@ async function pooled<T, R>(items: readonly T[], limit: number, run: (item: T) =
 }
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '3';
+const RENDER_VERSION = '4';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -190,7 +191,8 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
-  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: site.settings, posts };
+  const attribution = format(site.settings.attribution, { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') });
+  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution }, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, bodyDigests)));
   await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'));

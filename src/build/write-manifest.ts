@@ -8,7 +8,7 @@ import type { Core } from '../core/index.ts';
 import { CACHE_PUBLIC } from '../../functions/http.ts';
 import { isCompressible, MANIFEST_VERSION, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
-import { NOT_FOUND_SEGMENT } from '../site/page-specs.ts';
+import { NOT_FOUND_SEGMENT, SEARCH_SEGMENT } from '../site/page-specs.ts';
 import { VARIANT_FOLDER } from '../core/responsive-images.ts';
 import { FEEDS } from '../core/formats.ts';
 import type { variantWriter } from './file-variants.ts';
@@ -62,12 +62,21 @@ function cacheControlOf(sitePath: string, type: string): string {
 /** Files a static host reads as its configuration (emit/host-files.ts), never served as content. */
 export const HOST_FILES = ['/_headers', '/_redirects', '/404.html'];
 
+const segmentsIn = (dir: string, base: string) => (base && (dir === base || dir.startsWith(`${base}/`)) ? dir.slice(base.length) : dir).split('/').filter(Boolean);
+const isLanguage = (seg: string | undefined) => seg !== undefined && LANGUAGE_CODES.includes(seg);
+
 /** Homes carry a trailing slash; every other page does not. */
 function pageKey(dir: string, base: string): string {
-  const inRoot = base && (dir === base || dir.startsWith(`${base}/`)) ? dir.slice(base.length) : dir;
-  const segs = inRoot.split('/').filter(Boolean);
-  const home = segs.length === 0 || (segs.length === 1 && LANGUAGE_CODES.includes(segs[0]!));
+  const segs = segmentsIn(dir, base);
+  const home = segs.length === 0 || (segs.length === 1 && isLanguage(segs[0]));
   return home ? `${dir}/` : dir || '/';
+}
+
+/** A search page answers its form as published; with a query, the search page function answers. */
+function pageShape(dir: string, base: string): ManifestPath['query'] {
+  const segs = segmentsIn(dir, base);
+  const search = segs.at(-1) === SEARCH_SEGMENT && (segs.length === 1 || (segs.length === 2 && isLanguage(segs[0])));
+  return search ? 'search' : 'none';
 }
 
 export interface ManifestInput {
@@ -140,11 +149,12 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     const i = addFile(file, type, cacheControlOf(file, type));
     if (file.endsWith('/index.html')) {
       const dir = file.slice(0, -'/index.html'.length);
-      const key = pageKey(dir, bases.find((b) => b && (dir === b || dir.startsWith(`${b}/`))) ?? '');
+      const base = bases.find((b) => b && (dir === b || dir.startsWith(`${b}/`))) ?? '';
+      const key = pageKey(dir, base);
       const json = pathsOut[key]?.answers[''];
       // A page at an answer's path (/api): the JSON stays the default, HTML when preferred.
       if (typeof json === 'number') pathsOut[key] = { query: 'none', offers: ['json', 'html'], answers: { '': { json, html: i } } };
-      else keyed(key, 'none').answers[''] = i;
+      else keyed(key, pageShape(dir, base)).answers[''] = i;
     } else keyed(file, 'none').answers[''] = i;
   }
   negotiate(pathsOut, input.cores);

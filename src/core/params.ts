@@ -90,8 +90,11 @@ export function argumentsAsParams(args: object, names: Record<string, string>): 
   return out;
 }
 
-/** Which reader an endpoint's query goes through (every other parameter is ignored). */
-export type QueryShape = 'list' | 'content' | 'lang' | 'none';
+/**
+ * Which reader an endpoint's query goes through (every other parameter is ignored). `search` is
+ * the search page's: only its form without a query is published, so any query is computed.
+ */
+export type QueryShape = 'list' | 'content' | 'lang' | 'none' | 'search';
 
 /**
  * The query an endpoint reads, as one canonical string: the reader's values, defaults left out,
@@ -100,6 +103,11 @@ export type QueryShape = 'list' | 'content' | 'lang' | 'none';
  */
 export function canonicalQuery(shape: QueryShape, params: Params): string {
   if (shape === 'none') return '';
+  if (shape === 'search') {
+    if ((params.get('q') ?? params.get('query') ?? '').trim() === '') return '';
+    const { page } = readPage(params);
+    return [`q=${encodeURIComponent(readSearchText(params))}`, ...(page !== 1 ? [`page=${page}`] : [])].join('&');
+  }
   const parts: string[] = [];
   const { lang } = readLang(params);
   if (lang !== DEFAULT_LANGUAGE) parts.push(`lang=${lang}`);

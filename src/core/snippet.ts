@@ -77,16 +77,42 @@ function matchAt(lang: string, text: string, terms: readonly string[]): number {
   return -1;
 }
 
+/** The block (one line of the text: a paragraph, a heading, a list item) holding position `at`. */
+function blockAt(text: string, at: number): [number, number] {
+  const stop = text.indexOf('\n', at);
+  return [at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1, stop < 0 ? text.length : stop];
+}
+
+/**
+ * The match in the first block long enough to say something (a heading alone says little), else
+ * the first match anywhere.
+ */
+function bestMatch(lang: string, text: string, terms: readonly string[], long: number): number {
+  const first = Math.max(0, matchAt(lang, text, terms));
+  for (let at = first; ; ) {
+    const [from, to] = blockAt(text, at);
+    if (to - from >= long) return at;
+    const next = to < text.length ? matchAt(lang, text.slice(to), terms) : -1;
+    if (next < 0) return first;
+    at = to + next;
+  }
+}
+
+/**
+ * The snippet never leaves the block holding the match: the texts keep one line per block, so a
+ * heading is never run into the sentence after it.
+ */
 export function snippet(lang: string, text: string, terms: readonly string[]): string {
   const wide = !CHARACTER_SCRIPTS.has(lang);
   const size = wide ? 200 : 90;
   const lead = wide ? 60 : 25;
-  if (text.length <= size) return text;
-  const at = Math.max(0, matchAt(lang, text, terms));
-  const wantStart = Math.max(0, Math.min(at - lead, text.length - size));
+  if (text.length <= size && !text.includes('\n')) return text;
+  const at = bestMatch(lang, text, terms, size / 4);
+  const [from, to] = blockAt(text, at);
+  const wantStart = Math.max(from, Math.min(at - lead, to - size));
   const cuts = boundaries(lang, text, wantStart, wantStart + size);
-  const start = wantStart === 0 ? 0 : cuts.filter((b) => b <= wantStart).pop() ?? wantStart;
-  const end = cuts.find((b) => b >= start + size) ?? Math.min(text.length, start + size);
+  const start = wantStart === from ? from : cuts.filter((b) => b <= wantStart && b >= from).pop() ?? wantStart;
+  const end = Math.min(to, cuts.find((b) => b >= start + size) ?? start + size);
   const body = text.slice(start, end).trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }

@@ -27,6 +27,7 @@ const SHAPE_PARAMETERS: Record<QueryShape, string> = {
   lang: 'lang',
   content: 'lang, fallback',
   list: 'lang, fallback, page, per_page',
+  search: 'q, page',
 };
 
 /** Where a static host finds a published answer (`x-published` on its operation). */

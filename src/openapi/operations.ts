@@ -160,6 +160,18 @@ export const OPERATIONS: Record<string, Operation> = {
       404: { description: 'Unknown post or unavailable translation', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'TranslationUnavailable', 'text/markdown': { type: 'string' } } },
     },
   },
+  'GET /search': {
+    tag: 'Pages',
+    description: 'The search page. Without q: the form. With q: the results of /api/search (fallback=en, 10 a page) rendered on the server, matched words in <mark>, with a pager; no JavaScript needed. A query the search refuses is the page with the message, 400.',
+    parameters: ['pageQ', 'page'],
+    replies: { 200: { description: 'The search page', type: 'text/html', schema: { type: 'string' } }, 400: { description: 'The page with the refusal (q over 256 characters, a bad page)', type: 'text/html', schema: { type: 'string' } } },
+  },
+  'GET /{lang}/search': {
+    tag: 'Pages',
+    description: 'As /search, in a language that has posts: its posts, and the English originals of the others.',
+    parameters: ['langPath', 'pageQ', 'page'],
+    replies: { 200: { description: 'The search page', type: 'text/html', schema: { type: 'string' } }, 400: { description: 'The page with the refusal', type: 'text/html', schema: { type: 'string' } } },
+  },
   'GET /{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a post', parameters: ['slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
   'GET /{lang}/{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a translated post', parameters: ['langPath', 'slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
   ...feedOperations(),

@@ -11,6 +11,7 @@ export const PARAMETERS: Record<string, Schema> = {
   page: query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number: plain decimal digits (no sign, no leading zero). A page past the end is 200 with data: [].'),
   per_page: query('per_page', { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT }, `Items per page, 1 to ${PER_PAGE_MAX}.`),
   q: query('q', { type: 'string', minLength: 1, maxLength: QUERY_MAX_CHARS }, `Search words (preferred over query). "Quoted words" match as a phrase. Blank or over ${QUERY_MAX_CHARS} characters is a 400.`),
+  pageQ: query('q', { type: 'string', maxLength: QUERY_MAX_CHARS }, 'Search words, as /api/search reads them; blank or absent shows the form alone.'),
   query: query('query', { type: 'string', minLength: 1, maxLength: QUERY_MAX_CHARS }, 'Alias of q (q wins when both are given).'),
   slug: { name: 'slug', in: 'path', required: true, description: 'URL identifier', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
   askQuery: query('query', { type: 'string', minLength: 1 }, 'The question.', true),

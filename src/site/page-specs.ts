@@ -20,6 +20,9 @@ export type PageSpec =
 /** Where the not-found pages are published: `_` never starts a slug, so no page can live there. */
 export const NOT_FOUND_SEGMENT = '_not-found';
 
+/** Where a language's search page lives (its form published; with a query, functions/search-page.ts answers). */
+export const SEARCH_SEGMENT = 'search';
+
 const TERM_SEGMENT: Record<TaxonomyKind, string> = { categories: 'category', tags: 'tag' };
 
 const prefix = (lang: string) => (lang === DEFAULT_LANGUAGE ? [] : [lang]);
@@ -34,7 +37,7 @@ export function pathOf(spec: PageSpec): string {
     case 'term':
       return [...prefix(spec.lang), TERM_SEGMENT[spec.taxonomy], spec.slug, ...pageSuffix(spec.page)].join('/');
     case 'search':
-      return [...prefix(spec.lang), 'search'].join('/');
+      return [...prefix(spec.lang), SEARCH_SEGMENT].join('/');
     case 'api':
       return 'api';
     case 'not-found':

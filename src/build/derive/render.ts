@@ -104,7 +104,8 @@ export function render(format: 'md' | 'html', body: string, ctx: RenderContext):
     ? markdownToHast.runSync(markdownToHast.parse(body))
     : htmlToHast.runSync(htmlToHast.parse(body))) as Root;
   const found = transform(tree, ctx);
-  const text = toText(tree, { whitespace: 'normal' }).replace(/\s+/g, ' ').trim();
+  // One line per block, so snippets can keep to the block they quote (src/core/snippet.ts).
+  const text = toText(tree, { whitespace: 'normal' }).replace(/[^\S\n]+/g, ' ').replace(/ *\n\s*/g, '\n').trim();
   // The Markdown is the source's: taken before the page's picture markup is added.
   const markdown = format === 'md'
     ? absoluteMarkdown(body.trim(), ctx)

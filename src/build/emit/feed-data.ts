@@ -17,6 +17,8 @@ export interface FeedData {
   description: string;
   /** hreflang of the language. */
   language: string;
+  /** The site's attribution (SITE_URL's). */
+  rights: string;
   /** The language's home page. */
   home: string;
   /** The feed's own URL, per format. */
@@ -78,6 +80,7 @@ export async function feedData(core: Core, lang: Language): Promise<FeedData> {
     title: format(messages(lang.code).feedTitle, { site: scope.site.name }),
     description: scope.site.descriptions[lang.code] ?? scope.site.description,
     language: lang.hreflang,
+    rights: scope.site.attribution,
     home: absolute(scope, paths.home(scope, lang.code)),
     self: (file) => absolute(scope, paths.feed(scope, lang.code, file)),
     updated: changes.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)),

@@ -6,6 +6,12 @@ import { LANGUAGE_CODES } from '../../core/languages.ts';
 import type { SiteSettings } from '../../core/types.ts';
 import { Fields } from './front-matter.ts';
 
+/**
+ * The attribution every surface prints. `{name}` and `{url}` are filled at build time with the
+ * site's name and the root's address on SITE_URL (src/build/bundle.ts), so no address is written here.
+ */
+export const DEFAULT_ATTRIBUTION = 'Source: {name} ({url}). Please cite and link the original essay when you quote or summarise it.';
+
 export interface LoadedSite {
   settings: SiteSettings;
   url?: string;
@@ -42,7 +48,7 @@ export async function loadSite(root: string): Promise<LoadedSite> {
       description: f.string('description'),
       descriptions: descriptions as Record<string, string>,
       author: f.string('author'),
-      attribution: f.string('attribution'),
+      attribution: f.optionalString('attribution') ?? DEFAULT_ATTRIBUTION,
       serve_stale: f.boolean('serve_stale', false),
       product: {
         title: pf.string('title'),

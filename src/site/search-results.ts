@@ -1,0 +1,66 @@
+import { matchedRanges } from '../core/highlight.ts';
+import { language } from '../core/languages.ts';
+import { messages, plural } from '../core/messages.ts';
+import type { SearchBody } from '../core/search.ts';
+import { tokens } from '../search/encoders.ts';
+import { escapeHtml, fillHtml } from './html.ts';
+import { pagerHtml } from './pager.ts';
+import { sitePath } from './page-specs.ts';
+
+/**
+ * The search page's results, rendered on the server from the core search (functions/search-page.ts),
+ * so the page works without JavaScript. The prerendered page (SearchPage.astro) holds the slots.
+ */
+export const RESULTS_SLOT = '<div id="search-region"></div>';
+/** An attribute of the search box that becomes its value. */
+export const QUERY_SLOT = 'data-query-slot';
+
+/** The results per page of the search page (the lists' page size). */
+export const SEARCH_PAGE_SIZE = 10;
+
+export interface SearchPageResults {
+  lang: string;
+  body: SearchBody;
+  page: number;
+  /** Rank of the first result minus one. */
+  offset: number;
+  href: (page: number) => string;
+}
+
+/** The snippet as HTML with the words the search matched in `<mark>`. */
+export function markedSnippet(lang: string, snippet: string, query: string): string {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of matchedRanges(lang, snippet, tokens(lang, query))) {
+    out += `${escapeHtml(snippet.slice(at, start))}<mark>${escapeHtml(snippet.slice(start, end))}</mark>`;
+    at = end;
+  }
+  return out + escapeHtml(snippet.slice(at));
+}
+
+const region = (status: string, rest = '') => `<div id="search-region"><p class="meta" id="search-status" role="status">${status}</p>${rest}</div>`;
+
+/** A request the search refused (a query too long, a bad page): its message in the status line. */
+export const refusedHtml = (message: string) => region(escapeHtml(message));
+
+export function resultsHtml({ lang, body, page, offset, href }: SearchPageResults): string {
+  const m = messages(lang);
+  const q = { q: `<bdi>${escapeHtml(body.query)}</bdi>` };
+  if (body.total === 0) return region(fillHtml(m.noResults, q));
+  const status = fillHtml(plural(lang, m.resultCount, body.total, { n: body.total }), q);
+  const dates = new Intl.DateTimeFormat(language(lang).locale, { dateStyle: 'long', timeZone: 'UTC' });
+  const items = body.data.map((item) => {
+    const l = language(item.language);
+    const date = dates.format(new Date(item.date));
+    return [
+      `<li lang="${l.html_lang}" dir="${l.dir}">`,
+      `<h2><a href="${escapeHtml(sitePath(item.url))}">${escapeHtml(item.title)}</a></h2>`,
+      `<p class="meta"><time datetime="${escapeHtml(item.date)}">${escapeHtml(date)}</time>${item.translation?.automated ? ` · ${escapeHtml(m.translated)}` : ''}</p>`,
+      `<p class="snippet">${markedSnippet(item.language, item.snippet, body.query)}</p>`,
+      '</li>',
+    ].join('');
+  });
+  const pages = Math.max(1, Math.ceil(body.total / SEARCH_PAGE_SIZE));
+  const list = items.length > 0 ? `<ol class="posts" id="search-results" start="${offset + 1}">${items.join('')}</ol>` : '';
+  return region(status, list + pagerHtml(lang, page, pages, href, { prev: m.previousResults, next: m.moreResults }));
+}

@@ -1,0 +1,206 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { get, useServer } from '../helpers/server.ts';
+import { corpus } from '../helpers/corpus.ts';
+import { LANGUAGE_CODES } from '../../src/core/languages.ts';
+
+// The reader's site as served over HTTP (issue 16): search without JavaScript, plurals, bidi,
+// the attribution, unavailable translations, the heading outline and the typography of posts.
+const site = useServer();
+
+const between = (html: string, open: string, close: string) => {
+  const at = html.indexOf(open);
+  return at < 0 ? undefined : html.slice(at, html.indexOf(close, at) + close.length);
+};
+const readingTime = (html: string) => /data-meta="reading-time">([^<]*)</.exec(html)?.[1];
+const textOf = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+describe('search page without JavaScript', () => {
+  test('/search?q= answers the results on the server: titles, marked words, the count in the singular', async () => {
+    const r = await get(site.url, '/search?q=tide');
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type')!, /^text\/html/);
+    assert.match(r.text, /<input[^>]*id="q"[^>]*value="tide"/);
+    const status = between(r.text, '<p class="meta" id="search-status"', '</p>')!;
+    assert.equal(textOf(status), '1 result for “tide”');
+    assert.match(status, /<bdi>tide<\/bdi>/, 'the query is isolated from the text around it');
+    const list = between(r.text, '<ol class="posts" id="search-results"', '</ol>')!;
+    assert.match(list, /<a href="\/tidal-energy">What the Tide Knows<\/a>/);
+    assert.match(list, /<p class="snippet">[^<]*<mark>tide<\/mark>/i);
+  });
+
+  test('every language with posts has its search page, and results name the words in <mark>', async () => {
+    const c = await corpus('content');
+    for (const lang of LANGUAGE_CODES.filter((l) => c.availableIn(l).length > 0)) {
+      const word = lang === 'en' ? 'web' : 'a';
+      const path = `${lang === 'en' ? '' : `/${lang}`}/search?q=${word}`;
+      const r = await get(site.url, path);
+      assert.equal(r.status, 200, path);
+      assert.match(r.text, /id="search-status"/, path);
+    }
+    const ar = await get(site.url, `/ar/search?q=${encodeURIComponent('الويب')}`);
+    assert.match(ar.text, /<html lang="ar" dir="rtl">/);
+    assert.match(ar.text, /<mark>[^<]*الويب[^<]*<\/mark>/);
+  });
+
+  test('no results says so; a refused query is the page with its message (400), never a 5xx', async () => {
+    const none = await get(site.url, '/search?q=zzqxv');
+    assert.equal(none.status, 200);
+    assert.equal(textOf(between(none.text, '<p class="meta" id="search-status"', '</p>')!), 'No essays match “zzqxv”.');
+    assert.doesNotMatch(none.text, /id="search-results"/);
+    for (const q of [`q=${'a'.repeat(300)}`, 'q=web&page=0', 'q=web&page=x']) {
+      const r = await get(site.url, `/search?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.match(r.headers.get('content-type')!, /^text\/html/);
+      assert.match(textOf(between(r.text, '<p class="meta" id="search-status"', '</p>')!), /Invalid \?(q|page)= parameter/);
+    }
+    const markup = await get(site.url, `/search?q=${encodeURIComponent('"><script>x</script>')}`);
+    assert.doesNotMatch(markup.text, /<script>x<\/script>/, 'the query is escaped');
+  });
+
+  test('results come ten to a page with a pager, numbered from the page start', async () => {
+    const api = await get(site.url, '/api/search?q=the&fallback=en&per_page=100');
+    assert.ok(api.json.total > 10, 'the corpus has more than a page of results for "the"');
+    const first = await get(site.url, '/search?q=the');
+    assert.equal((first.text.match(/<li lang=/g) ?? []).length, 10);
+    assert.match(first.text, /<a rel="next" href="\/search\?q=the&amp;page=2">/);
+    const second = await get(site.url, '/search?q=the&page=2');
+    assert.match(second.text, /<ol class="posts" id="search-results" start="11">/);
+    assert.equal((second.text.match(/<li lang=/g) ?? []).length, api.json.total - 10);
+    assert.match(second.text, /<a rel="prev" href="\/search\?q=the">/);
+  });
+
+  test('OpenAPI documents the search page in every language, as HTML', async () => {
+    const doc = (await get(site.url, '/openapi.json')).json;
+    for (const path of ['/search', '/{lang}/search']) {
+      const op = doc.paths[path]?.get;
+      assert.ok(op, path);
+      assert.ok(op.responses['200'].content['text/html'], path);
+      assert.ok(op.parameters.some((p: { $ref: string }) => p.$ref.endsWith('/pageQ')), path);
+    }
+  });
+
+  test('the form without a query is the published page; the sandbox has its own', async () => {
+    const form = await get(site.url, '/search');
+    assert.equal(form.status, 200);
+    assert.doesNotMatch(form.text, /id="search-status"/);
+    const sandbox = await get(site.url, '/sandbox/search?q=a');
+    assert.equal(sandbox.status, 200);
+    assert.match(sandbox.text, /id="search-results"/);
+  });
+});
+
+describe('snippets', () => {
+  test('a snippet never runs a heading into the sentence after it, on every surface; the API keeps plain text', async () => {
+    const c = await corpus('content');
+    let checked = 0;
+    for (const post of c.posts) {
+      const detail = await get(site.url, `/api/posts/${post.slug}`);
+      const headings: string[] = detail.json.data.structure.sections.map((s: { text: string }) => s.text);
+      for (const heading of headings) {
+        const word = heading.split(/\s+/).sort((a, b) => b.length - a.length)[0]!.replace(/[^\p{L}]/gu, '');
+        const r = await get(site.url, `/api/search?q=${encodeURIComponent(word)}&per_page=100`);
+        for (const hit of r.json.data as { slug: string; snippet: string }[]) {
+          assert.doesNotMatch(hit.snippet, /[<>\n]/, 'plain text on one line');
+          for (const h of headings) {
+            const at = hit.snippet.indexOf(h);
+            if (at < 0 || hit.slug !== post.slug) continue;
+            checked++;
+            const after = hit.snippet.slice(at + h.length);
+            assert.ok(after === '' || after === '…', `heading "${h}" runs on in: ${hit.snippet}`);
+          }
+        }
+      }
+    }
+    assert.ok(checked > 0, 'some snippet quoted a heading');
+  });
+});
+
+describe('plurals', () => {
+  test('counts follow the language: English singular, Arabic dual, Russian few', async () => {
+    const ar = await get(site.url, `/ar/search?q=${encodeURIComponent('الويب')}`);
+    const api = await get(site.url, `/api/search?q=${encodeURIComponent('الويب')}&lang=ar&fallback=en`);
+    assert.equal(api.json.total, 2, 'two Arabic results');
+    assert.match(textOf(between(ar.text, '<p class="meta" id="search-status"', '</p>')!), /^نتيجتان لـ «الويب»$/);
+    const slow = await get(site.url, '/ar/the-slow-web');
+    const minutes = (await get(site.url, '/api/posts/the-slow-web?lang=ar')).json.data.reading_time;
+    const arabic = new Intl.PluralRules('ar').select(minutes);
+    const expected: Record<string, RegExp> = { one: /دقيقة واحدة/, two: /دقيقتين/, few: /\d+ دقائق/, many: /\d+ دقيقة/, other: /\d+ دقيقة/ };
+    assert.match(readingTime(slow.text) ?? "", expected[arabic]!);
+    const ruSlug = (await corpus('content')).availableIn('ru')[0]!.slug;
+    const ru = await get(site.url, `/ru/${ruSlug}`);
+    const ruMinutes = (await get(site.url, `/api/posts/${ruSlug}?lang=ru`)).json.data.reading_time;
+    const ruForm = { one: 'минута', few: 'минуты', many: 'минут', other: 'минуты' }[new Intl.PluralRules('ru').select(ruMinutes) as 'one'];
+    assert.equal(readingTime(ru.text), `${ruMinutes}\u00a0${ruForm} чтения`);
+  });
+
+  test('the home page counts posts per category in words', async () => {
+    const home = await get(site.url, '/');
+    assert.match(home.text, /<bdi>[^<]+<\/bdi> \(\d+ essays?\)/);
+    assert.doesNotMatch(home.text, /\(1 essays\)/);
+  });
+});
+
+describe('bidi and the attribution', () => {
+  test('the attribution is built on the site address and isolated in the page; every surface prints the same', async () => {
+    const siteInfo = await get(site.url, '/api/site');
+    const attribution: string = siteInfo.json.attribution;
+    assert.ok(attribution.includes(`(${new URL(siteInfo.json.url).origin})`), attribution);
+    for (const path of ['/api/posts', '/api/languages', '/api/search?q=web']) assert.equal((await get(site.url, path)).json.attribution, attribution, path);
+    const ar = await get(site.url, '/ar/');
+    assert.match(ar.text, new RegExp(`<bdi lang="en" data-attribution>${attribution.replace(/[.()]/g, '\\$&')}</bdi>`));
+    const feed = await get(site.url, '/feed.xml');
+    assert.match(feed.text, /<copyright>Source: /);
+  });
+});
+
+describe('unavailable translations', () => {
+  test('the page says missing or stale, keeps the switcher, links the English original, and is not indexed', async () => {
+    const c = await corpus('content');
+    const missing = c.posts.find((p) => c.stateOf(p.slug, 'fr') === 'missing')!;
+    const r = await get(site.url, `/fr/${missing.slug}`);
+    assert.equal(r.status, 404);
+    assert.match(r.text, /<meta name="robots" content="noindex">/);
+    assert.match(r.text, /data-state="missing"/);
+    assert.match(r.text, /pas encore été traduit en français\./, 'French names itself in lower case inside a sentence');
+    assert.doesNotMatch(r.text, /en Français/);
+    assert.match(r.text, /<details class="languages">/);
+    assert.match(r.text, new RegExp(`<a href="/${missing.slug}" hreflang="en" lang="en"`));
+    assert.match(r.text, /<section lang="en" dir="ltr"/);
+    const stale = c.find('stale');
+    const s = await get(site.url, `/${stale.lang}/${stale.slug}`);
+    assert.equal(s.status, 404);
+    assert.match(s.text, /data-state="stale"/);
+  });
+});
+
+describe('post pages', () => {
+  test('the outline never skips a level while the API keeps the author\'s levels', async () => {
+    const c = await corpus('content');
+    let skipped = 0;
+    for (const post of c.posts) {
+      const page = await get(site.url, `/${post.slug}`);
+      const body = page.text.slice(page.text.indexOf('<article'), page.text.indexOf('</article>'));
+      const levels = [...body.matchAll(/<h([1-6])[\s>]/g)].map((m) => Number(m[1]));
+      assert.equal(levels[0], 1, post.slug);
+      for (let i = 1; i < levels.length; i++) assert.ok(levels[i]! <= levels[i - 1]! + 1, `${post.slug}: h${levels[i - 1]} then h${levels[i]}`);
+      const sections: { level: number }[] = (await get(site.url, `/api/posts/${post.slug}`)).json.data.structure.sections;
+      assert.equal(levels.length - 1, sections.length, `${post.slug}: every section is a heading`);
+      skipped += sections.filter((s, i) => i > 0 && s.level > sections[i - 1]!.level + 1).length;
+    }
+    assert.ok(skipped > 0, 'the corpus has authors skipping levels, and structure.sections says so');
+  });
+
+  test('the meta line is spaced, reading time stays on one line, quotes are curly and numbers keep their units', async () => {
+    const page = await get(site.url, '/tidal-energy');
+    const meta = textOf(between(page.text, '<p class="meta">', '</p>')!);
+    assert.match(meta, /\d{4} · \d+\u00a0min read$/);
+    assert.match(page.text, /<span class="nowrap" data-meta="reading-time">/);
+    const body = page.text.slice(page.text.indexOf('<div class="body">'));
+    assert.match(body, /moon’s/);
+    assert.doesNotMatch(textOf(body.slice(0, body.indexOf('</div>'))).replace(/<code>.*?<\/code>/g, ''), /\w'\w/);
+    assert.match(body, /750\u00a0metres/);
+    const api = await get(site.url, '/api/posts/tidal-energy');
+    assert.match(api.json.data.content_html, /moon's/, 'the API keeps the author\'s characters');
+  });
+});
