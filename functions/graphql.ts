@@ -56,7 +56,7 @@ const mutationsAreInvalid: Plugin = {
 const jsonOnly: Plugin = {
   onResultProcess({ resultProcessor, setResultProcessor }) {
     if (resultProcessor && resultProcessor !== processRegularResult) {
-      setResultProcessor(() => new Response(null, { status: 406, headers: { accept: 'application/graphql-response+json, application/json' } }), 'application/json');
+      setResultProcessor(() => requestError(406, 'Not acceptable: this endpoint answers application/graphql-response+json or application/json.', { accept: JSON_TYPES }), 'application/json');
     }
   },
 };
@@ -86,10 +86,53 @@ function yogaFor(root: Root): YogaServerInstance<object, GraphQLContext> {
   return yoga;
 }
 
+const JSON_TYPES = 'application/graphql-response+json, application/json';
+
+/** A request GraphQL over HTTP refuses before running anything, in the `errors` form. */
+function requestError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return json({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] }, status, { 'cache-control': 'no-store', ...headers });
+}
+
+/** The bodies POST takes: JSON, or the document itself (application/graphql). */
+const POST_TYPES = new Set(['application/json', 'application/graphql']);
+
+/** What Yoga would pass over or answer without a body: malformed GET parameters, other body types. */
+function refuse(ctx: RequestContext): Response | undefined {
+  if (ctx.request.method === 'POST') {
+    const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    return POST_TYPES.has(type) ? undefined : requestError(415, `Unsupported Content-Type "${type}": send the request as application/json.`, { accept: 'application/json' });
+  }
+  for (const name of ['variables', 'extensions']) {
+    const raw = ctx.url.searchParams.get(name);
+    if (!raw) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return requestError(400, `The "${name}" parameter must be a JSON object.`);
+    }
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value))) return requestError(400, `The "${name}" parameter must be a JSON object.`);
+  }
+  return undefined;
+}
+
+/**
+ * A 200 without `data` is a request that never ran (no query, say): GraphQL over HTTP calls it a
+ * bad request, whichever JSON type the client accepts.
+ */
+async function requestFailed(response: Response): Promise<Response> {
+  if (response.status !== 200 || !/json/.test(response.headers.get('content-type') ?? '')) return response;
+  const body = await response.text();
+  const failed = !('data' in (JSON.parse(body) as object));
+  return new Response(body, { status: failed ? 400 : 200, headers: response.headers });
+}
+
 async function execute(ctx: RequestContext): Promise<Response> {
+  const refused = refuse(ctx);
+  if (refused) return refused;
   const read = ctx.request.method !== 'POST';
   // HEAD is answered as GET (the front server drops the body); Yoga itself knows only GET and POST.
-  const response = await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request);
+  const response = await requestFailed(await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request));
   // A GET result is the same for everyone until the next build; anything else is not kept.
   response.headers.set('cache-control', read && response.status === 200 ? CACHE_PUBLIC : 'no-store');
   return response;

@@ -20,6 +20,8 @@ export interface AppSettings {
   /** Count clients by X-Forwarded-For, read from the right past the trusted proxies (TRUST_PROXY). */
   trustProxy: TrustProxy;
   bodyLimit: number;
+  /** Legacy MCP SSE sessions per client (MCP_SSE_SESSIONS_PER_CLIENT) and idle limit (MCP_SSE_IDLE_SECONDS). */
+  mcpSessionLimits: { perClient: number; idleSeconds: number };
   /** Browser origins allowed to use MCP besides the site and loopback. */
   mcpAllowedOrigins: string[];
   /** Bytes of computed answers kept for repeated queries (ANSWER_CACHE_MB, default 64; 0 turns it off). */
@@ -32,6 +34,7 @@ export function appSettings(env: Vars): AppSettings {
     rateWindowSeconds: int(env, 'RATE_LIMIT_WINDOW', 60, 1),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),
     bodyLimit: int(env, 'BODY_LIMIT', 64 * 1024, 1),
+    mcpSessionLimits: { perClient: int(env, 'MCP_SSE_SESSIONS_PER_CLIENT', 8, 1), idleSeconds: int(env, 'MCP_SSE_IDLE_SECONDS', 300, 1) },
     mcpAllowedOrigins: text(env, 'MCP_ALLOWED_ORIGINS').split(',').map((o) => o.trim()).filter(Boolean),
     answerCacheBytes: int(env, 'ANSWER_CACHE_MB', 64, 0) * 1024 * 1024,
   };

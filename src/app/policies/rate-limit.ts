@@ -27,8 +27,11 @@ export function rateHeaders(d: RateDecision): Record<string, string> {
   };
 }
 
+/** Seconds until the window resets (at least one). */
+export const retryAfter = (d: RateDecision, nowSeconds: number) => Math.max(1, d.reset - nowSeconds);
+
 export function tooManyRequests(d: RateDecision, nowSeconds: number): Response {
-  const retry = Math.max(1, d.reset - nowSeconds);
+  const retry = retryAfter(d, nowSeconds);
   return new Response(JSON.stringify({ error: `Rate limit of ${d.limit} requests per window exceeded. Retry after ${retry} seconds.` }), {
     status: 429,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(retry) },
