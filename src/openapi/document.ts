@@ -100,6 +100,18 @@ function reply(r: Reply, json: boolean, example: unknown, cacheable: boolean): S
   };
 }
 
+/** An operation's own 400 widened with the app's (a malformed path or query string: {error}). */
+function orBadRequest(own: Schema): Schema {
+  const content = Object.fromEntries(
+    Object.entries((own.content ?? {}) as Record<string, Schema>).map(([media, c]) => {
+      const schema = c.schema as Schema;
+      const plain = !/json/.test(media) || schema.$ref === '#/components/schemas/Error';
+      return [media, plain ? c : { ...c, schema: { anyOf: [schema, { $ref: '#/components/schemas/Error' }] } }];
+    }),
+  );
+  return { ...own, description: `${own.description as string}; or a malformed path or query string ({error})`, content };
+}
+
 function operation(key: string, op: Operation, summary: string, examples: Record<string, unknown>, route?: RouteLike): Schema {
   const [method] = key.split(' ');
   const responses: Record<string, Schema> = {};
@@ -107,6 +119,7 @@ function operation(key: string, op: Operation, summary: string, examples: Record
   for (const [status, r] of Object.entries(op.replies)) responses[status] = reply(r, op.json === true, status === '200' ? examples[key] : undefined, cacheable && status === '200');
   if (cacheable) responses['304'] = { description: 'Not modified (If-None-Match matched the ETag)', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
   const file = route && published(route, op.replies[200]?.type ?? 'application/json');
+  responses['400'] = responses['400'] ? orBadRequest(responses['400']) : { $ref: '#/components/responses/BadRequest' };
   responses['401'] = { $ref: '#/components/responses/BearerRejected' };
   if (method === 'POST') responses['413'] = { $ref: '#/components/responses/TooLarge' };
   responses['429'] = { $ref: '#/components/responses/RateLimited' };
@@ -205,6 +218,7 @@ export async function openApiDocument(core: Core, routes: readonly RouteLike[], 
           headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
+        BadRequest: { description: 'A malformed path or query string (invalid percent-encoding, a dot segment)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         TooLarge: { description: 'Request body over 64 KiB', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
       securitySchemes: {
