@@ -96,12 +96,32 @@ function requestError(status: number, message: string, headers: Record<string, s
 /** The bodies POST takes: JSON, or the document itself (application/graphql). */
 const POST_TYPES = new Set(['application/json', 'application/graphql']);
 
-/** What Yoga would pass over or answer without a body: malformed GET parameters, other body types. */
-function refuse(ctx: RequestContext): Response | undefined {
+const NO_QUERY = 'Must provide query string.';
+
+/**
+ * Is there no document to run? Yoga answers that 200 to application/json clients, but it is a
+ * request that is not well formed, which GraphQL over HTTP answers 4xx whatever the media type
+ * (unlike parse and validation failures, 200 for application/json).
+ */
+async function lacksQuery(request: Request, type: string): Promise<boolean> {
+  const body = await request.clone().text();
+  if (type === 'application/graphql') return body.trim() === '';
+  try {
+    const value = JSON.parse(body) as unknown;
+    return !!value && typeof value === 'object' && !Array.isArray(value) && ((value as { query?: unknown }).query ?? '') === '';
+  } catch {
+    return false;
+  }
+}
+
+/** What Yoga would pass over or answer without a body or with 200: malformed GET parameters, other body types, no query. */
+async function refuse(ctx: RequestContext): Promise<Response | undefined> {
   if (ctx.request.method === 'POST') {
     const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    return POST_TYPES.has(type) ? undefined : requestError(415, `Unsupported Content-Type "${type}": send the request as application/json.`, { accept: 'application/json' });
+    if (!POST_TYPES.has(type)) return requestError(415, `Unsupported Content-Type "${type}": send the request as application/json.`, { accept: 'application/json' });
+    return (await lacksQuery(ctx.request, type)) ? requestError(400, NO_QUERY) : undefined;
   }
+  if (!ctx.url.searchParams.get('query')) return requestError(400, NO_QUERY);
   for (const name of ['variables', 'extensions']) {
     const raw = ctx.url.searchParams.get(name);
     if (!raw) continue;
@@ -116,23 +136,12 @@ function refuse(ctx: RequestContext): Response | undefined {
   return undefined;
 }
 
-/**
- * A 200 without `data` is a request that never ran (no query, say): GraphQL over HTTP calls it a
- * bad request, whichever JSON type the client accepts.
- */
-async function requestFailed(response: Response): Promise<Response> {
-  if (response.status !== 200 || !/json/.test(response.headers.get('content-type') ?? '')) return response;
-  const body = await response.text();
-  const failed = !('data' in (JSON.parse(body) as object));
-  return new Response(body, { status: failed ? 400 : 200, headers: response.headers });
-}
-
 async function execute(ctx: RequestContext): Promise<Response> {
-  const refused = refuse(ctx);
+  const refused = await refuse(ctx);
   if (refused) return refused;
   const read = ctx.request.method !== 'POST';
   // HEAD is answered as GET (the front server drops the body); Yoga itself knows only GET and POST.
-  const response = await requestFailed(await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request));
+  const response = await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request);
   // A GET result is the same for everyone until the next build; anything else is not kept.
   response.headers.set('cache-control', read && response.status === 200 ? CACHE_PUBLIC : 'no-store');
   return response;
