@@ -56,7 +56,7 @@ const mutationsAreInvalid: Plugin = {
 const jsonOnly: Plugin = {
   onResultProcess({ resultProcessor, setResultProcessor }) {
     if (resultProcessor && resultProcessor !== processRegularResult) {
-      setResultProcessor(() => requestError(406, 'Not acceptable: this endpoint answers application/graphql-response+json or application/json.', { accept: JSON_TYPES }), 'application/json');
+      setResultProcessor(() => new Response(null, { status: 406 }), 'application/json');
     }
   },
 };
@@ -86,7 +86,11 @@ function yogaFor(root: Root): YogaServerInstance<object, GraphQLContext> {
   return yoga;
 }
 
-const JSON_TYPES = 'application/graphql-response+json, application/json';
+/** Yoga answers a client that accepts no JSON (406) without a body; every refusal here has the errors form. */
+function withBody(response: Response): Response {
+  if (response.status !== 406 || response.headers.get('content-type')) return response;
+  return requestError(406, 'Not acceptable: this endpoint answers application/graphql-response+json or application/json.', { accept: 'application/graphql-response+json, application/json' });
+}
 
 /** A request GraphQL over HTTP refuses before running anything, in the `errors` form. */
 function requestError(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -141,7 +145,7 @@ async function execute(ctx: RequestContext): Promise<Response> {
   if (refused) return refused;
   const read = ctx.request.method !== 'POST';
   // HEAD is answered as GET (the front server drops the body); Yoga itself knows only GET and POST.
-  const response = await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request);
+  const response = withBody(await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request));
   // A GET result is the same for everyone until the next build; anything else is not kept.
   response.headers.set('cache-control', read && response.status === 200 ? CACHE_PUBLIC : 'no-store');
   return response;

@@ -272,7 +272,9 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     return next();
   };
 
-  const chain: Middleware<Env>[] = [policyHeaders, internalError, liveBuild, head, requestPath, unrepresentable, cors, bearer, rateLimit];
+  // The path checks come after the rate limit: a malformed request counts, and its JSON 400 or 405
+  // carries the rate-limit headers like every JSON answer.
+  const chain: Middleware<Env>[] = [policyHeaders, internalError, liveBuild, head, cors, bearer, rateLimit, requestPath, unrepresentable];
   const run = (c: Context<Env>, i: number): Promise<Response> => (i < chain.length ? chain[i]!(c, () => run(c, i + 1)) : router(c));
 
   async function handle(request: Request, env: Env, counted?: RateDecision): Promise<Response> {
