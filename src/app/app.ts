@@ -64,10 +64,10 @@ const jsonError = (status: number, error: string) =>
   new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
 
 /** What a published file (or any path no function answers) allows. */
-export const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
+const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
 
 /** The Allow header of a path in a build: its functions' methods, else a static file's. */
-export const allowFor = (build: Build, path: string) => build.functions.allows(path) ?? STATIC_ALLOW;
+const allowFor = (build: Build, path: string) => build.functions.allows(path) ?? STATIC_ALLOW;
 
 /** Sets headers on a response, copying it first when its headers are immutable (a fetched one). */
 function setHeaders(response: Response, headers: Record<string, string>): Response {
