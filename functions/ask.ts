@@ -10,6 +10,9 @@ interface AskRequest extends AskInput {
   streaming: boolean;
 }
 
+/** What `?streaming=` may say (the parameter's enum in OpenAPI). */
+const STREAMING_VALUES = new Set(['true', 'false', '1', '0']);
+
 const fail = (error: string) => json({ status: 'error', error }, 400);
 
 function fromBody(body: unknown): AskRequest | string {
@@ -28,7 +31,8 @@ async function readAsk(ctx: RequestContext): Promise<AskRequest | string> {
     return body ? fromBody(body.value) : 'The body is not valid JSON.';
   }
   const p = ctx.url.searchParams;
-  const streaming = p.get('streaming');
+  const streaming = p.get('streaming') ?? 'false';
+  if (!STREAMING_VALUES.has(streaming)) return '"streaming" must be true, false, 1 or 0.';
   return { query: p.get('query') ?? p.get('q') ?? undefined, site: p.get('site') ?? undefined, streaming: streaming === 'true' || streaming === '1' };
 }
 

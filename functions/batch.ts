@@ -1,7 +1,7 @@
 import { errors } from '../src/core/errors.ts';
 import type { RequestContext } from './context.ts';
 import { errorJson, json, readJson } from './http.ts';
-import { safePath } from './request-path.ts';
+import { safePath, wellEncodedQuery } from './request-path.ts';
 import type { Route } from './routes.ts';
 
 /**
@@ -31,6 +31,7 @@ function refuse(item: Item): [number, string] | undefined {
   const method = item.method === undefined ? 'GET' : item.method;
   const pathname = safePath(item.path);
   if (pathname === undefined || !pathname.startsWith('/api/')) return [400, `"${item.path}" is not an /api/ path.`];
+  if (!wellEncodedQuery(item.path.split('?').slice(1).join('?'))) return [400, `"${item.path}" has invalid percent-encoding in its query.`];
   if (pathname === '/api/batch' || pathname.startsWith('/api/stream/')) return [400, `"${item.path}" cannot run inside a batch (batches and streams are not nested).`];
   if (typeof method !== 'string' || method.toUpperCase() !== 'GET') return [405, `Only GET runs inside a batch; got ${JSON.stringify(method)}.`];
   return undefined;

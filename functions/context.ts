@@ -33,6 +33,8 @@ export interface Host {
   streams: StreamCounter;
   /** Open MCP legacy SSE sessions, wherever a worker holds them. */
   mcpSessions: SessionBus;
+  /** Legacy MCP SSE sessions one client may hold on a worker, and how long one may stay silent. */
+  mcpSessionLimits: { perClient: number; idleSeconds: number };
   /** Browser origins allowed to use MCP besides the site and loopback ('*' for any). */
   mcpAllowedOrigins: string[];
   /** Bytes of function answers kept for repeated queries (0: none; default 64 MiB). */
@@ -43,6 +45,8 @@ export interface Host {
 
 /** What the front server lends a request beyond the request itself. */
 export interface Capabilities {
+  /** The client the request counts against (its address, or as TRUST_PROXY reads it). */
+  client?: string;
   /** Counts `cost` more requests against the client's rate limit; false when over it. Absent: no limit. */
   charge?: (cost: number) => boolean | Promise<boolean>;
 }

@@ -56,7 +56,7 @@ const mutationsAreInvalid: Plugin = {
 const jsonOnly: Plugin = {
   onResultProcess({ resultProcessor, setResultProcessor }) {
     if (resultProcessor && resultProcessor !== processRegularResult) {
-      setResultProcessor(() => new Response(null, { status: 406, headers: { accept: 'application/graphql-response+json, application/json' } }), 'application/json');
+      setResultProcessor(() => new Response(null, { status: 406 }), 'application/json');
     }
   },
 };
@@ -86,10 +86,66 @@ function yogaFor(root: Root): YogaServerInstance<object, GraphQLContext> {
   return yoga;
 }
 
+/** Yoga answers a client that accepts no JSON (406) without a body; every refusal here has the errors form. */
+function withBody(response: Response): Response {
+  if (response.status !== 406 || response.headers.get('content-type')) return response;
+  return requestError(406, 'Not acceptable: this endpoint answers application/graphql-response+json or application/json.', { accept: 'application/graphql-response+json, application/json' });
+}
+
+/** A request GraphQL over HTTP refuses before running anything, in the `errors` form. */
+function requestError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return json({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] }, status, { 'cache-control': 'no-store', ...headers });
+}
+
+/** The bodies POST takes: JSON, or the document itself (application/graphql). */
+const POST_TYPES = new Set(['application/json', 'application/graphql']);
+
+const NO_QUERY = 'Must provide query string.';
+
+/**
+ * Is there no document to run? Yoga answers that 200 to application/json clients, but it is a
+ * request that is not well formed, which GraphQL over HTTP answers 4xx whatever the media type
+ * (unlike parse and validation failures, 200 for application/json).
+ */
+async function lacksQuery(request: Request, type: string): Promise<boolean> {
+  const body = await request.clone().text();
+  if (type === 'application/graphql') return body.trim() === '';
+  try {
+    const value = JSON.parse(body) as unknown;
+    return !!value && typeof value === 'object' && !Array.isArray(value) && ((value as { query?: unknown }).query ?? '') === '';
+  } catch {
+    return false;
+  }
+}
+
+/** What Yoga would pass over or answer without a body or with 200: malformed GET parameters, other body types, no query. */
+async function refuse(ctx: RequestContext): Promise<Response | undefined> {
+  if (ctx.request.method === 'POST') {
+    const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!POST_TYPES.has(type)) return requestError(415, `Unsupported Content-Type "${type}": send the request as application/json.`, { accept: 'application/json' });
+    return (await lacksQuery(ctx.request, type)) ? requestError(400, NO_QUERY) : undefined;
+  }
+  if (!ctx.url.searchParams.get('query')) return requestError(400, NO_QUERY);
+  for (const name of ['variables', 'extensions']) {
+    const raw = ctx.url.searchParams.get(name);
+    if (!raw) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return requestError(400, `The "${name}" parameter must be a JSON object.`);
+    }
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value))) return requestError(400, `The "${name}" parameter must be a JSON object.`);
+  }
+  return undefined;
+}
+
 async function execute(ctx: RequestContext): Promise<Response> {
+  const refused = await refuse(ctx);
+  if (refused) return refused;
   const read = ctx.request.method !== 'POST';
   // HEAD is answered as GET (the front server drops the body); Yoga itself knows only GET and POST.
-  const response = await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request);
+  const response = withBody(await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request));
   // A GET result is the same for everyone until the next build; anything else is not kept.
   response.headers.set('cache-control', read && response.status === 200 ? CACHE_PUBLIC : 'no-store');
   return response;

@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer } from '../src/mcp/server.ts';
-import type { RequestContext } from './context.ts';
+import { connectMcp, createMcpServer } from '../src/mcp/server.ts';
+import type { Host, RequestContext } from './context.ts';
 import { json, readJson } from './http.ts';
 import { refuseOrigin } from './mcp-origin.ts';
 import type { Route } from './routes.ts';
@@ -15,6 +15,21 @@ import { eventStream } from './sse.ts';
  */
 export const MAX_SSE_SESSIONS = 200;
 
+/** Sessions each client holds on this worker, so one client cannot take them all. */
+const heldBy = new WeakMap<Host['mcpSessions'], Map<string, number>>();
+function clientSessions(host: Host, client: string) {
+  let counts = heldBy.get(host.mcpSessions);
+  if (!counts) heldBy.set(host.mcpSessions, (counts = new Map()));
+  return {
+    count: () => counts.get(client) ?? 0,
+    opened: () => void counts.set(client, (counts.get(client) ?? 0) + 1),
+    closed() {
+      const left = (counts.get(client) ?? 1) - 1;
+      if (left > 0) counts.set(client, left);
+      else counts.delete(client);
+    },
+  };
+}
 
 class StreamTransport implements Transport {
   sessionId: string;
@@ -39,21 +54,36 @@ function openSession(ctx: RequestContext): Response {
   const refused = refuseOrigin(ctx);
   if (refused) return refused;
   const sessions = ctx.host.mcpSessions;
+  const { perClient, idleSeconds } = ctx.host.mcpSessionLimits;
+  const mine = clientSessions(ctx.host, ctx.client ?? 'unknown');
+  if (mine.count() >= perClient) return json({ error: `Too many open MCP SSE sessions for this client (limit ${perClient}); close one, or use streamable HTTP at POST /mcp.` }, 429, { 'retry-after': '30' });
   if (sessions.held() >= MAX_SSE_SESSIONS) return json({ error: `Too many open MCP SSE sessions (limit ${MAX_SSE_SESSIONS}); use streamable HTTP at POST /mcp.` }, 503, { 'retry-after': '30' });
   const id = crypto.randomUUID();
+  mine.opened();
   return eventStream(ctx.request, ctx.host.streams, async ({ write, signal }) => {
     const transport = new StreamTransport(id, write);
     const server = createMcpServer(ctx.root.core, ctx.host.version);
-    await server.connect(transport);
+    let idle: ReturnType<typeof setTimeout> | undefined;
     try {
-      await sessions.open(id, { deliver: (message) => transport.onmessage?.(message) });
-      await write('endpoint', `${ctx.root.base}/mcp/messages?sessionId=${id}`);
-      // Open until the client leaves; a comment every 15 s keeps proxies from closing it.
+      await connectMcp(server, transport);
+      // Open until the client leaves or sends nothing for idleSeconds; a ping every 15 s keeps
+      // proxies from closing it (pings are not activity).
       await new Promise<void>((resolve) => {
+        const end = () => (clearInterval(ping), clearTimeout(idle), resolve());
+        const active = () => {
+          clearTimeout(idle);
+          idle = setTimeout(end, idleSeconds * 1000);
+        };
         const ping = setInterval(() => void write('ping', '{}').catch(() => {}), 15_000);
-        signal.addEventListener('abort', () => (clearInterval(ping), resolve()), { once: true });
+        signal.addEventListener('abort', end, { once: true });
+        active();
+        void (async () => {
+          await sessions.open(id, { deliver: (message) => (active(), transport.onmessage?.(message)) });
+          await write('endpoint', `${ctx.root.base}/mcp/messages?sessionId=${id}`);
+        })().catch(end);
       });
     } finally {
+      mine.closed();
       sessions.close(id);
       await server.close();
     }

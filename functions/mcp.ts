@@ -1,9 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { createMcpServer } from '../src/mcp/server.ts';
+import { connectMcp, createMcpServer } from '../src/mcp/server.ts';
 import type { RequestContext } from './context.ts';
-import { refuseOrigin } from './mcp-origin.ts';
+import { jsonRpcError, refuseOrigin } from './mcp-origin.ts';
 import { legacySseRoutes } from './mcp-sse.ts';
 import type { Route } from './routes.ts';
+import { json } from './http.ts';
 
 /**
  * MCP over streamable HTTP, stateless: each POST gets a fresh server and transport (nothing to
@@ -18,18 +19,36 @@ function normalised(request: Request, body: string): Request {
   return new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
 }
 
+/**
+ * A JSON-RPC batch: empty is an invalid request (JSON-RPC answers it, not silence); otherwise each
+ * message in it is charged against the rate limit like a batch sub-request (the POST itself was).
+ */
+async function refuseBatch(ctx: RequestContext, body: string): Promise<Response | undefined> {
+  let messages: unknown;
+  try {
+    messages = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(messages)) return undefined;
+  if (messages.length === 0) return jsonRpcError(400, -32600, 'Invalid Request: an empty batch.');
+  if (ctx.charge && !(await ctx.charge(messages.length))) return json({ error: `Rate limit exceeded: this batch of ${messages.length} messages was not run (each counts as a request).` }, 429);
+  return undefined;
+}
+
 async function handleMcp(ctx: RequestContext): Promise<Response> {
-  const refused = refuseOrigin(ctx);
+  const body = await ctx.request.text();
+  const refused = refuseOrigin(ctx) ?? (await refuseBatch(ctx, body));
   if (refused) return refused;
   const server = createMcpServer(ctx.root.core, ctx.host.version);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
+  await connectMcp(server, transport);
   try {
-    const response = await transport.handleRequest(normalised(ctx.request, await ctx.request.text()));
-    const body = await response.text();
+    const response = await transport.handleRequest(normalised(ctx.request, body));
+    const answer = await response.text();
     const headers = new Headers(response.headers);
     headers.set('cache-control', 'no-store');
-    return new Response(body || null, { status: response.status, headers });
+    return new Response(answer || null, { status: response.status, headers });
   } finally {
     await server.close();
   }

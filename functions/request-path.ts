@@ -15,3 +15,13 @@ export function safePath(rawTarget: string): string | undefined {
   if (decoded.split('/').some((seg) => seg === '..' || seg === '.')) return undefined;
   return decoded.replace(/\/{2,}/g, '/');
 }
+
+/** Is every percent-escape of a query string (`?a=b&c`, or without its `?`) well formed? */
+export function wellEncodedQuery(query: string): boolean {
+  try {
+    decodeURIComponent(query.replace(/^\?/, '').replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+}

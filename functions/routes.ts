@@ -62,8 +62,11 @@ export const ROUTES: readonly Route[] = routes;
 /** Paths whose errors and 404s are JSON (inside a root: '/sandbox' already stripped). */
 const isApiPath = (path: string) => /^\/(api|mcp)(\/|$)/.test(path);
 
-/** Non-API paths that still answer a wrong method in JSON. */
-const JSON_FUNCTIONS = new Set(['/status', '/ask', '/graphql', '/contact/send']);
+/** The Allow header for a set of route methods (a GET is also a HEAD; every path has OPTIONS). */
+const allowHeader = (methods: Set<string>) => [...methods, ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+
+/** A method the path does not answer: 405 with Allow, in JSON on every path. */
+export const methodNotAllowed = (method: string, allow: string) => json({ error: `Method ${method} not allowed; use ${allow}.` }, 405, { allow });
 
 function rootFor(host: Host, pathname: string): { root: Root; path: string } {
   for (const root of host.roots) {
@@ -78,6 +81,8 @@ function rootFor(host: Host, pathname: string): { root: Root; path: string } {
 export interface FunctionLayer extends Dispatch {
   /** Does a function answer this path (some method)? Otherwise it belongs to the static files. */
   owns(pathname: string): boolean;
+  /** The Allow header of a function path; undefined when no function answers it. */
+  allows(pathname: string): string | undefined;
 }
 
 /**
@@ -117,12 +122,7 @@ export function createFunctions(host: Host): FunctionLayer {
       const response = await route.handler(ctx);
       if (response) return key ? cache.put(key, response) : response;
     }
-    if (allowed.size > 0) {
-      const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      return isApiPath(path) || JSON_FUNCTIONS.has(path)
-        ? json({ error: `Method ${request.method} not allowed; use ${allow}.` }, 405, { allow })
-        : new Response(`Method ${request.method} not allowed\n`, { status: 405, headers: { allow, 'content-type': 'text/plain; charset=utf-8' } });
-    }
+    if (allowed.size > 0) return methodNotAllowed(request.method, allowHeader(allowed));
     if (isApiPath(path)) return notFoundJson();
     return undefined;
   }
@@ -130,6 +130,10 @@ export function createFunctions(host: Host): FunctionLayer {
     owns(pathname: string) {
       const { path, found } = matches(pathname);
       return isApiPath(path) || found.length > 0;
+    },
+    allows(pathname: string) {
+      const methods = new Set(matches(pathname).found.map(({ route }) => route.method ?? 'GET'));
+      return methods.size ? allowHeader(methods) : undefined;
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Capabilities } from '../../functions/context.ts';
-import type { FunctionLayer } from '../../functions/routes.ts';
-import { safePath } from '../../functions/request-path.ts';
+import { methodNotAllowed, type FunctionLayer } from '../../functions/routes.ts';
+import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
 import { etagOf } from '../../functions/etag.ts';
 import { bodyBytes, fileAnswer, type FileAnswer } from './file-answer.ts';
 import type { Found, PublishedFiles } from './published.ts';
@@ -8,7 +8,7 @@ import { CORS_HEADERS, preflight } from './policies/cors.ts';
 import { SECURITY_HEADERS } from './policies/security.ts';
 import { rejectBearer } from './policies/bearer.ts';
 import { matchesIfNoneMatch, RETAINED_304_HEADERS } from './policies/etag.ts';
-import { isJson, rateHeaders, tooManyRequests, type RateDecision, type RateLimiter } from './policies/rate-limit.ts';
+import { isJson, rateHeaders, retryAfter, tooManyRequests, type RateDecision, type RateLimiter } from './policies/rate-limit.ts';
 
 /** One published build as the app serves it: its files and the functions over its content. */
 export interface Build {
@@ -25,6 +25,8 @@ export interface AppHost<Env> {
   clientKey(request: Request, env: Env): string;
   /** The request target's path as the client sent it (URL parsing folds dot segments the app refuses). */
   rawPath?(request: Request, env: Env): string;
+  /** The method as the client sent it, where the Web Request could not carry it (Node: TRACE, TRACK). */
+  rawMethod?(request: Request, env: Env): string;
   limiter?: RateLimiter;
   bodyLimit: number;
   /** Answer every function path by code, published or not (FAST_PATH=0: for checking the files). */
@@ -60,6 +62,12 @@ type Middleware<Env> = (c: Context<Env>, next: Next) => Promise<Response>;
 
 const jsonError = (status: number, error: string) =>
   new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+
+/** What a published file (or any path no function answers) allows. */
+const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
+
+/** The Allow header of a path in a build: its functions' methods, else a static file's. */
+const allowFor = (build: Build, path: string) => build.functions.allows(path) ?? STATIC_ALLOW;
 
 /** Sets headers on a response, copying it first when its headers are immutable (a fetched one). */
 function setHeaders(response: Response, headers: Record<string, string>): Response {
@@ -170,7 +178,17 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     return new Response(null, { status: response.status, headers: response.headers });
   };
 
-  const requestPath: Middleware<Env> = (c, next) => (c.path === undefined ? Promise.resolve(jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.')) : next());
+  const requestPath: Middleware<Env> = (c, next) => {
+    if (c.path === undefined) return Promise.resolve(jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.'));
+    if (!wellEncodedQuery(c.url.search)) return Promise.resolve(jsonError(400, 'Bad query string: invalid percent-encoding.'));
+    return next();
+  };
+
+  /** A method the Fetch API cannot carry (the host passed it on as a bodyless GET): 405 like any other. */
+  const unrepresentable: Middleware<Env> = (c, next) => {
+    const method = host.rawMethod?.(c.request, c.env);
+    return method && method !== c.request.method ? Promise.resolve(methodNotAllowed(method, allowFor(c.build, c.path!))) : next();
+  };
 
   const cors: Middleware<Env> = (c, next) => (c.request.method === 'OPTIONS' ? Promise.resolve(preflight()) : next());
 
@@ -178,14 +196,16 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
 
   const rateLimit: Middleware<Env> = async (c, next) => {
     if (!host.limiter) return next();
-    const key = host.clientKey(c.request, c.env);
+    const key = c.capabilities.client!;
     c.rate = c.counted ?? (await count(key));
     // A batch counts each of its sub-requests too; the headers report the window after them.
     c.capabilities.charge = async (cost) => {
       c.rate = await count(key, cost);
       return c.rate?.allowed ?? true;
     };
-    const response = c.rate && !c.rate.allowed ? tooManyRequests(c.rate, Math.floor(Date.now() / 1000)) : await next();
+    let response = c.rate && !c.rate.allowed ? tooManyRequests(c.rate, Math.floor(Date.now() / 1000)) : await next();
+    // A function that refused work its charge did not cover (an MCP batch) says when to retry as the app does.
+    if (response.status === 429 && c.rate && !response.headers.has('retry-after')) response = setHeaders(response, { 'retry-after': String(retryAfter(c.rate, Math.floor(Date.now() / 1000))) });
     return c.rate && isJson(response.headers.get('content-type')) && !response.headers.has('x-ratelimit-limit') ? setHeaders(response, rateHeaders(c.rate)) : response;
   };
 
@@ -233,7 +253,7 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     }
     const found = build.files.find(path, url.search.slice(1), accept);
     if (found && read) return fileResponse(build.files, found, request, c.rate);
-    if (found) return new Response(`Method ${method} not allowed\n`, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain; charset=utf-8' } });
+    if (found) return methodNotAllowed(method, STATIC_ALLOW);
     // API paths never get here: the function layer answers their 404 as JSON.
     const fallback = pageFallback(build.files, path);
     if (fallback && 'redirect' in fallback) return new Response(null, { status: 301, headers: { location: `${fallback.redirect}${url.search}` } });
@@ -252,14 +272,16 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     return next();
   };
 
-  const chain: Middleware<Env>[] = [policyHeaders, internalError, liveBuild, head, requestPath, cors, bearer, rateLimit];
+  // The path checks come after the rate limit: a malformed request counts, and its JSON 400 or 405
+  // carries the rate-limit headers like every JSON answer.
+  const chain: Middleware<Env>[] = [policyHeaders, internalError, liveBuild, head, cors, bearer, rateLimit, requestPath, unrepresentable];
   const run = (c: Context<Env>, i: number): Promise<Response> => (i < chain.length ? chain[i]!(c, () => run(c, i + 1)) : router(c));
 
   async function handle(request: Request, env: Env, counted?: RateDecision): Promise<Response> {
     const url = new URL(request.url);
     // The path is decoded (and checked) once, here.
     const path = safePath(host.rawPath?.(request, env) ?? url.pathname);
-    return run({ request, env, url, path, counted, capabilities: {} } as Context<Env>, 0);
+    return run({ request, env, url, path, counted, capabilities: { client: host.clientKey(request, env) } } as Context<Env>, 0);
   }
 
   return { fetch: (request, env) => handle(request, env), count, handle };

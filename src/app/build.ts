@@ -67,6 +67,7 @@ export function instanceHost(settings: AppSettings, hostname: string, version: s
     streams: localStreamCounter(),
     mcpSessions: localSessionBus(),
     mcpAllowedOrigins: settings.mcpAllowedOrigins,
+    mcpSessionLimits: settings.mcpSessionLimits,
     answerCacheBytes: settings.answerCacheBytes,
     limits: { rateLimit: settings.rateLimit, rateWindowSeconds: settings.rateWindowSeconds, bodyLimit: settings.bodyLimit },
   };

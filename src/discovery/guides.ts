@@ -59,7 +59,7 @@ Every surface answers from the same core, so the same request gives the same obj
 ## Limits and errors
 
 - \`per_page\` 1 to ${PER_PAGE_MAX} (default 10); \`page\` from 1; integers are plain digits. Queries up to ${QUERY_MAX_CHARS} characters.
-- Rate limit: ${limits.rateLimit > 0 ? `${limits.rateLimit} requests per ${limits.rateWindowSeconds} s per client` : 'not enforced on this deployment'}; read \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`. A batch counts each of its items. On 429, wait \`Retry-After\` seconds; retry other transient failures with exponential backoff and jitter.
+- Rate limit: ${limits.rateLimit > 0 ? `${limits.rateLimit} requests per ${limits.rateWindowSeconds} s per client` : 'not enforced on this deployment'}; read \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`. A batch counts each of its items (\`/api/batch\`, and each message of a JSON-RPC batch on \`/mcp\`). On 429, wait \`Retry-After\` seconds; retry other transient failures with exponential backoff and jitter.
 - Request bodies up to ${limits.bodyLimit} bytes.
 - Errors are JSON \`{error}\` with a message that names the parameter; GraphQL errors carry \`extensions.code\`; MCP tool errors are results with \`isError: true\`.
 - Send no \`Authorization\` header: any bearer token is refused with 401 (see ${u('/auth.md')}).
@@ -137,7 +137,7 @@ Server version ${version}. Read-only; no authentication (a bearer token is refus
 ## Transports
 
 - **Streamable HTTP**: \`POST ${u('/mcp')}\` with one JSON-RPC message. Stateless: no \`Mcp-Session-Id\`, and \`tools/call\` works without \`initialize\`. Answers are JSON (send \`Accept: application/json, text/event-stream\`; \`application/json\` alone is accepted too). \`GET\` and \`DELETE\` answer 405. An unsupported \`MCP-Protocol-Version\` header is a 400.
-- **Legacy HTTP+SSE** (protocol 2024-11-05): \`GET ${u('/mcp/sse')}\` opens a stream; its first event, \`endpoint\`, gives the URL to \`POST\` messages to (\`/mcp/messages?sessionId=…\`, answered 202); replies arrive as \`message\` events.
+- **Legacy HTTP+SSE** (protocol 2024-11-05): \`GET ${u('/mcp/sse')}\` opens a stream; its first event, \`endpoint\`, gives the URL to \`POST\` messages to (\`/mcp/messages?sessionId=…\`, answered 202); replies arrive as \`message\` events. Each client may hold a few sessions at once (8 by default; more is a 429), and a session that receives no message for 5 minutes (by default) is closed: prefer streamable HTTP.
 - Browsers: requests with an \`Origin\` must come from this site or a loopback origin (DNS-rebinding protection).
 
 ## Tools

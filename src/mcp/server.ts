@@ -1,12 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { FolioError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
@@ -34,6 +35,33 @@ function resourceEntries(core: Core) {
   return entries;
 }
 
+/**
+ * A JSON-RPC error as the SDK sends it (its code, message and data). Not McpError, whose message
+ * starts "MCP error <code>: ", which clients print again in front of it.
+ */
+const rpcError = (code: number, message: string, data?: unknown) => Object.assign(new Error(message), { code, data });
+
+/** Why a tools/call cannot run, where the SDK would answer -32603 with a raw schema dump. */
+function badToolCall(message: JSONRPCMessage): string | undefined {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (!params || typeof params.name !== 'string') return 'tools/call needs params {name, arguments} with the tool\'s name as a string.';
+  const args = params.arguments;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return '"arguments" must be an object of the tool\'s parameters.';
+  return undefined;
+}
+
+/** Connects a server to a transport, answering malformed tool calls -32602 before the SDK sees them. */
+export async function connectMcp(server: Server, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const receive = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    const bad = badToolCall(message);
+    if (bad === undefined || !('id' in message)) return receive(message, extra);
+    void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${bad}` } }, { relatedRequestId: message.id }).catch(() => {});
+  };
+}
+
 export function createMcpServer(core: Core, version: string): Server {
   const { catalog } = core;
   const server = new Server(
@@ -48,14 +76,14 @@ export function createMcpServer(core: Core, version: string): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+    if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
     return tool.run(core, request.params.arguments ?? {});
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, (request) => {
     const entries = resourceEntries(core);
     const start = Number(request.params?.cursor ?? 0);
-    if (!Number.isInteger(start) || start < 0) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor.');
+    if (!Number.isInteger(start) || start < 0) throw rpcError(ErrorCode.InvalidParams, 'Invalid cursor.');
     const slice = entries.slice(start, start + RESOURCES_PAGE);
     return {
       resources: slice.map(({ post, lang, entry }) => ({
@@ -81,12 +109,12 @@ export function createMcpServer(core: Core, version: string): Server {
     const { uri } = request.params;
     const parts = uri.startsWith(`${origin}/`) ? uri.slice(origin.length + 1).split('/') : [];
     const [lang, slug] = parts.length === 2 ? parts : [DEFAULT_LANGUAGE, parts[0]];
-    if (!slug || parts.length > 2) throw new McpError(-32002, `Resource not found: ${uri}`);
+    if (!slug || parts.length > 2) throw rpcError(-32002, `Resource not found: ${uri}`);
     try {
       const body = await core.posts.get(slug, new URLSearchParams({ lang: lang! }));
       return { contents: [{ uri, mimeType: 'text/markdown', text: markdownDocument(body) }] };
     } catch (e) {
-      if (e instanceof FolioError) throw new McpError(-32002, `Resource not found: ${e.message}`, { uri });
+      if (e instanceof FolioError) throw rpcError(-32002, `Resource not found: ${e.message}`, { uri });
       throw e;
     }
   });

@@ -101,6 +101,18 @@ function reply(r: Reply, json: boolean, example: unknown, cacheable: boolean): S
   };
 }
 
+/** An operation's own 400 widened with the app's (a malformed path or query string: {error}). */
+function orBadRequest(own: Schema): Schema {
+  const content = Object.fromEntries(
+    Object.entries((own.content ?? {}) as Record<string, Schema>).map(([media, c]) => {
+      const schema = c.schema as Schema;
+      const plain = !/json/.test(media) || schema.$ref === '#/components/schemas/Error';
+      return [media, plain ? c : { ...c, schema: { anyOf: [schema, { $ref: '#/components/schemas/Error' }] } }];
+    }),
+  );
+  return { ...own, description: `${own.description as string}; or a malformed path or query string ({error})`, content };
+}
+
 function operation(key: string, op: Operation, summary: string, examples: Record<string, unknown>, route?: RouteLike): Schema {
   const [method] = key.split(' ');
   const responses: Record<string, Schema> = {};
@@ -108,8 +120,12 @@ function operation(key: string, op: Operation, summary: string, examples: Record
   for (const [status, r] of Object.entries(op.replies)) responses[status] = reply(r, op.json === true, status === '200' ? examples[key] : undefined, cacheable && status === '200');
   if (cacheable) responses['304'] = { description: 'Not modified (If-None-Match matched the ETag)', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
   const file = route && published(route, op.replies[200]?.type ?? 'application/json');
+  responses['400'] = responses['400'] ? orBadRequest(responses['400']) : { $ref: '#/components/responses/BadRequest' };
   responses['401'] = { $ref: '#/components/responses/BearerRejected' };
+  // What the server answers before any operation runs: a slow or oversized request.
+  responses['408'] = { $ref: '#/components/responses/TooSlow' };
   if (method === 'POST') responses['413'] = { $ref: '#/components/responses/TooLarge' };
+  responses['431'] = { $ref: '#/components/responses/HeadersTooLarge' };
   responses['429'] = { $ref: '#/components/responses/RateLimited' };
   return {
     tags: [op.tag],
@@ -171,7 +187,7 @@ export async function openApiDocument(core: Core, routes: readonly RouteLike[], 
     info: {
       title: `${site.name} API`,
       version,
-      description: `${site.description}\n\nRead-only content in 14 languages, public (no key). Every JSON body under /api/ carries attribution: ${site.attribution}\n\nErrors are {error}; an unsupported lang adds supported_languages; an unavailable translation answers the translation-unavailable body with fallback_url. Unknown API paths are 404 {"error": "Not found"}; a wrong method is 405 with Allow; bad percent-encoding or a dot segment in a path is 400.\n\nStatic-first: every answer that depends only on its path and the default per_page is published as a file at build time (x-published names it: {path}/index.json, or {path}/_query/{canonical query}.json for a query), byte-identical to the computed answer, so a static host or CDN serves the same bytes. Cacheable answers carry a strong ETag (the SHA-256 of the bytes; a br or gzip body has its own, suffixed -br or -gz) and Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=86400 for API answers and documents, max-age=0 with the same s-maxage and stale-while-revalidate for HTML pages; bodies of 1 KiB or more are sent br or gzip when Accept-Encoding allows (Vary: Accept-Encoding, and Accept on negotiated URLs).`,
+      description: `${site.description}\n\nRead-only content in 14 languages, public (no key). Every JSON body under /api/ carries attribution: ${site.attribution}\n\nErrors are {error}; an unsupported lang adds supported_languages; an unavailable translation answers the translation-unavailable body with fallback_url. Unknown API paths are 404 {"error": "Not found"} (other unknown paths the site's HTML not-found page). Besides the answers listed with each operation, any path may answer: 204 to the CORS preflight (OPTIONS); 400 {error} for bad percent-encoding or a dot segment in its path or query string, or a request the HTTP parser refuses; 401 to a bearer token; 405 {error} with Allow for a method it does not take (TRACE, CONNECT and unknown methods included); 408 {error} when the headers take over 10 s or the whole request over 30 s; 413 {error} for a body over 64 KiB; 429 {error} with Retry-After over the rate limit; 431 {error} for headers over 16 KiB.\n\nStatic-first: every answer that depends only on its path and the default per_page is published as a file at build time (x-published names it: {path}/index.json, or {path}/_query/{canonical query}.json for a query), byte-identical to the computed answer, so a static host or CDN serves the same bytes. Cacheable answers carry a strong ETag (the SHA-256 of the bytes; a br or gzip body has its own, suffixed -br or -gz) and Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=86400 for API answers and documents, max-age=0 with the same s-maxage and stale-while-revalidate for HTML pages; bodies of 1 KiB or more are sent br or gzip when Accept-Encoding allows (Vary: Accept-Encoding, and Accept on negotiated URLs).`,
       contact: { name: site.author, url: server },
       license: { name: 'Content: all rights reserved; cite with the attribution text' },
     },
@@ -206,6 +222,9 @@ export async function openApiDocument(core: Core, routes: readonly RouteLike[], 
           headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
+        BadRequest: { description: 'A malformed path or query string (invalid percent-encoding, a dot segment)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        TooSlow: { description: 'The headers took over 10 s, or the whole request over 30 s; the connection closes', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        HeadersTooLarge: { description: 'Request headers over 16 KiB; the connection closes', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         TooLarge: { description: 'Request body over 64 KiB', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
       securitySchemes: {

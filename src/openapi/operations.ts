@@ -37,6 +37,9 @@ const text = (description: string): Reply => ({ description, type: 'text/plain',
 const markdown = (description: string): Reply => ({ description, type: 'text/markdown', schema: { type: 'string' } });
 const badRequest: Reply = { description: 'Invalid parameter (message names it); an unsupported lang adds supported_languages', schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/LanguageError' }] } };
 const notFound: Reply = { description: 'Not found', schema: 'Error' };
+/** Paths outside the API answer their 404 as the site's not-found page. */
+const notFoundPage: Reply = { description: 'Not found: the site\'s not-found page', type: 'text/html', schema: { type: 'string' } };
+const notAcceptable: Reply = { description: 'The client accepts neither JSON media type (the body is JSON all the same)', schema: 'GraphQLResponse' };
 const withLang = { 400: badRequest };
 
 const STREAM_DOC = 'Server-Sent Events. Each event has an id and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature.';
@@ -61,7 +64,7 @@ function feedOperations(): Record<string, Operation> {
   return Object.fromEntries(
     FEEDS.flatMap((f) => [
       [`GET /${f.file}`, { tag: 'Feeds', summary: `${f.label} feed of the English posts`, static: true, replies: { 200: reply(f) } }],
-      [`GET /{lang}/${f.file}`, { tag: 'Feeds', summary: `${f.label} feed of the posts available in a language (the same posts in every format)`, parameters: ['langPath'], static: true, replies: { 200: reply(f) } }],
+      [`GET /{lang}/${f.file}`, { tag: 'Feeds', summary: `${f.label} feed of the posts available in a language (the same posts in every format)`, parameters: ['langPath'], static: true, replies: { 200: reply(f), 404: notFoundPage } }],
     ]),
   );
 }
@@ -123,7 +126,7 @@ export const OPERATIONS: Record<string, Operation> = {
     description: 'Model Context Protocol, streamable HTTP transport, stateless (no session; tools/call works without initialize). Tools list_posts, get_post, search_posts; posts as resources. See /mcp/docs. GET and DELETE are 405.',
     body: { schema: 'JsonRpcRequest', description: 'One JSON-RPC 2.0 message (or a batch)', example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_posts', arguments: { query: 'tide' } } }, required: true },
     replies: {
-      200: ok('JsonRpcResponse', 'The JSON-RPC response'),
+      200: ok({ anyOf: [{ $ref: '#/components/schemas/JsonRpcResponse' }, { type: 'array', items: { $ref: '#/components/schemas/JsonRpcResponse' } }] }, 'The JSON-RPC response (an array of them for a batch, each message of which counts toward the rate limit)'),
       202: { description: 'Accepted (notifications only)' },
       400: { description: 'Invalid JSON, not JSON-RPC, or an unsupported MCP-Protocol-Version', schema: 'JsonRpcResponse' },
       403: { description: 'A browser Origin that is not allowed', schema: 'JsonRpcResponse' },
@@ -172,13 +175,13 @@ export const OPERATIONS: Record<string, Operation> = {
     parameters: ['langPath', 'pageQ', 'page'],
     replies: { 200: { description: 'The search page', type: 'text/html', schema: { type: 'string' } }, 400: { description: 'The page with the refusal', type: 'text/html', schema: { type: 'string' } } },
   },
-  'GET /{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a post', parameters: ['slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
-  'GET /{lang}/{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a translated post', parameters: ['langPath', 'slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } } } },
+  'GET /{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a post', parameters: ['slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } }, 404: notFoundPage } },
+  'GET /{lang}/{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a translated post', parameters: ['langPath', 'slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } }, 404: notFoundPage } },
   ...feedOperations(),
   'GET /sitemap.xml': { tag: 'Feeds', summary: 'Sitemap with hreflang alternates', static: true, replies: { 200: { description: 'Sitemap', type: 'application/xml', schema: { type: 'string' } } } },
   'GET /openapi.json': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'This document' }) }, json: true },
   'GET /llms.txt': { tag: 'Discovery', replies: { 200: text('llms.txt (llmstxt.org): H1, summary, sections of links to the Markdown twins and the API') } },
-  'GET /{lang}/llms.txt': { tag: 'Discovery', parameters: ['langPath'], replies: { 200: text('llms.txt of the posts available in one language') } },
+  'GET /{lang}/llms.txt': { tag: 'Discovery', parameters: ['langPath'], replies: { 200: text('llms.txt of the posts available in one language'), 404: notFoundPage } },
   'GET /llms-full.txt': { tag: 'Discovery', replies: { 200: text('Every English post in Markdown') } },
   'GET /agents.md': { tag: 'Discovery', replies: { 200: markdown('How an agent should use each surface, limits, attribution, event signatures') } },
   'GET /auth.md': { tag: 'Discovery', replies: { 200: markdown('The public-access model') } },
@@ -197,7 +200,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /.well-known/oauth-authorization-server': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'RFC 8414 metadata; no token issuance', required: ['issuer', 'scopes_supported'] }) }, json: true },
   'GET /.well-known/openid-configuration': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'OpenID discovery; no token issuance', required: ['issuer', 'scopes_supported'] }) }, json: true },
   'GET /.well-known/agent-skills/index.json': { tag: 'Discovery', static: true, replies: { 200: ok('SkillsIndex') }, json: true },
-  'GET /.well-known/agent-skills/{skill}/SKILL.md': { tag: 'Discovery', static: true, parameters: ['skill'], replies: { 200: markdown('The skill, byte-identical to its sha256 in the index') } },
+  'GET /.well-known/agent-skills/{skill}/SKILL.md': { tag: 'Discovery', static: true, parameters: ['skill'], replies: { 200: markdown('The skill, byte-identical to its sha256 in the index'), 404: notFoundPage } },
   'GET /graphql': {
     tag: 'GraphQL',
     description: 'Without query: the SDL as text/plain (its schema description names the calendar version 2026-06). With ?introspection or Accept: application/json (and no query): the introspection result. With ?query= (and optional variables, operationName): executes, as GraphQL over HTTP. A mutation over GET is 405.',
@@ -206,7 +209,7 @@ export const OPERATIONS: Record<string, Operation> = {
       200: { description: 'SDL, introspection JSON, or a GraphQL response', type: 'text/plain', schema: { type: 'string' }, also: { 'application/json': 'GraphQLResponse', 'application/graphql-response+json': 'GraphQLResponse' } },
       400: { description: 'Parse or validation failure (application/graphql-response+json), a bad request, or a query over the limits', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
       405: { description: 'A mutation over GET', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
-      406: { description: 'The client accepts neither JSON media type' },
+      406: notAcceptable,
     },
   },
   'POST /graphql': {
@@ -216,7 +219,7 @@ export const OPERATIONS: Record<string, Operation> = {
     replies: {
       200: { description: 'data and/or errors', schema: 'GraphQLResponse', also: { 'application/graphql-response+json': 'GraphQLResponse' } },
       400: { description: 'Parse or validation failure (application/graphql-response+json), a malformed body, or a query over the limits', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
-      406: { description: 'The client accepts neither JSON media type' },
+      406: notAcceptable,
       415: { description: 'Unsupported Content-Type', type: 'application/graphql-response+json', schema: 'GraphQLResponse', also: { 'application/json': 'GraphQLResponse' } },
     },
   },

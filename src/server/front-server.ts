@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, pageFallback } from '../app/app.ts';
 import { clientKey, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
-import { safePath } from '../../functions/request-path.ts';
+import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
 import { toWebRequest, writeResponse } from './node-bridge.ts';
 import { serveFile } from './fast-path.ts';
 import { compressAnswer } from './compress.ts';
@@ -19,6 +19,7 @@ export interface FrontServerDeps {
 /** What Node knows of a request beyond the Web Request: the build it started on, the target as sent, the client. */
 interface NodeEnv {
   build: Generation;
+  method: string;
   target: string;
   client: string;
 }
@@ -34,6 +35,7 @@ export function createFrontServer(deps: FrontServerDeps) {
     live: (env) => env.build,
     clientKey: (_request, env) => env.client,
     rawPath: (_request, env) => env.target.split('?')[0]!,
+    rawMethod: (_request, env) => env.method,
     limiter: deps.limiter,
     bodyLimit: deps.config.bodyLimit,
     computeAll: !deps.config.fastPath,
@@ -45,7 +47,8 @@ export function createFrontServer(deps: FrontServerDeps) {
     const { target } = env;
     const q = target.indexOf('?');
     const path = safePath(target);
-    if (path === undefined) return undefined;
+    // A malformed target gets the app's 400.
+    if (path === undefined || (q >= 0 && !wellEncodedQuery(target.slice(q)))) return undefined;
     const { files, functions } = env.build;
     // A published answer, or the not-found page of a path no function claims (as the app's router decides).
     const fallback = () => (functions.owns(path) ? undefined : pageFallback(files, path));
@@ -67,7 +70,7 @@ export function createFrontServer(deps: FrontServerDeps) {
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const env: NodeEnv = { build: deps.live(), target: req.url ?? '/', client: clientKey(deps.config.trustProxy, req.headers['x-forwarded-for'], req.socket.remoteAddress) };
+    const env: NodeEnv = { build: deps.live(), method, target: req.url ?? '/', client: clientKey(deps.config.trustProxy, req.headers['x-forwarded-for'], req.socket.remoteAddress) };
     let counted: RateDecision | undefined;
     try {
       if (deps.config.fastPath && (method === 'GET' || method === 'HEAD') && req.headers.authorization === undefined) {

@@ -4,6 +4,12 @@ import { Readable } from 'node:stream';
 /** Node's request and response, as Web Request and Response (the only Node-typed edge). */
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Methods the Fetch API refuses to build a Request with; they reach the app as a bodyless GET. */
+const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** The method a Web Request can carry for this one (the app reads the real one from the host). */
+const webMethod = (method: string) => (FORBIDDEN.has(method) ? 'GET' : method);
+
 function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -18,7 +24,7 @@ function webHeaders(req: IncomingMessage): Headers {
 
 /** The body streams as it arrives: the app reads it up to its limit. */
 export function toWebRequest(req: IncomingMessage, target: string, signal: AbortSignal): Request {
-  const method = req.method ?? 'GET';
+  const method = webMethod(req.method ?? 'GET');
   // Concatenated, not resolved: a target such as `//api` is a path here, not a host.
   let url: URL;
   try {

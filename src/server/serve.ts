@@ -11,6 +11,7 @@ import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import type { SessionBus } from '../state/session-bus.ts';
 import type { ServerConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
+import { answerClientError, HEADERS_TIMEOUT_MS, refuseConnect, REQUEST_TIMEOUT_MS } from './socket-answer.ts';
 import { loadGeneration } from './generation.ts';
 import { contentRoots, type SharedHost } from '../app/build.ts';
 import { followLiveBuild } from './live-build.ts';
@@ -71,6 +72,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     streams: state.streams,
     mcpSessions: state.sessions,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
+    mcpSessionLimits: config.mcpSessionLimits,
     answerCacheBytes: config.answerCacheBytes,
     limits: { rateLimit: config.rateLimit, rateWindowSeconds: config.rateWindowSeconds, bodyLimit: config.bodyLimit },
   };
@@ -79,8 +81,12 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     onSwap: (g) => console.log(`now serving build ${g.id}`),
   });
   const handle = createFrontServer({ config, live: live.current, limiter: state.limiter });
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => void handle(req, res));
+  // Timeouts are checked every second, so they fire at their stated values (Node's default check
+  // every 30 s let a slow client's headers take 10 to 40 s).
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => void handle(req, res));
   server.keepAliveTimeout = 5_000;
+  server.on('connect', (_req, socket) => refuseConnect(socket));
+  server.on('clientError', answerClientError);
 
   const listen = (host: string | undefined) =>
     new Promise<void>((done, fail) => {

@@ -48,6 +48,7 @@ async function inProcessApp() {
       streams: localStreamCounter(),
       mcpSessions: localSessionBus(),
       mcpAllowedOrigins: [],
+      mcpSessionLimits: { perClient: 8, idleSeconds: 300 },
       limits: { rateLimit: 0, rateWindowSeconds: 60, bodyLimit: 65536 },
     },
     roots: (layout) => Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(layout.bundle(r.name)), signingSecret: 'x', signingKeyPublished: false }))),

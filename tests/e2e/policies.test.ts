@@ -199,11 +199,25 @@ describe('rate limit enforcement', () => {
     for (const trust of [true, false]) {
       const limited = await startServer({ RATE_LIMIT: '2', ...(trust ? { TRUST_PROXY: '1' } : {}) });
       try {
-        const from = (ip: string) => get(limited.url, '/api/site', { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
+        // What one appending proxy sends: the peer it saw, after whatever the client wrote.
+        const from = (ip: string) => get(limited.url, '/api/site', { headers: { 'x-forwarded-for': `198.51.100.7, ${ip}` } });
         assert.equal((await from('203.0.113.1')).status, 200);
         assert.equal((await from('203.0.113.1')).status, 200);
         assert.equal((await from('203.0.113.1')).status, 429, 'the same client is limited');
         assert.equal((await from('203.0.113.2')).status, trust ? 200 : 429, trust ? 'another forwarded client has its own window' : 'a forged header does not escape the limit');
+      } finally {
+        await limited.stop();
+      }
+    }
+  });
+
+  test('TRUST_PROXY reads from the right: entries a client writes itself do not give it new windows', async () => {
+    for (const [setting, chain] of [['1', (forged: string) => `${forged}, 203.0.113.1`], ['2', (forged: string) => `${forged}, 203.0.113.1, 10.0.0.5`], ['127.0.0.1,10.0.0.5', (forged: string) => `${forged}, 203.0.113.1, 10.0.0.5`]] as const) {
+      const limited = await startServer({ RATE_LIMIT: '2', TRUST_PROXY: setting });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 4; i++) statuses.push((await get(limited.url, '/api/site', { headers: { 'x-forwarded-for': chain(`192.0.2.${i}`) } })).status);
+        assert.deepEqual(statuses, [200, 200, 429, 429], `TRUST_PROXY=${setting}`);
       } finally {
         await limited.stop();
       }

@@ -26,18 +26,24 @@ export function call(base: string, path: string, init: { method?: string; header
 }
 
 /** An event stream on a connection of its own: its events as they come, and how to close it. */
-export function openStream(base: string, path: string) {
+export function openStream(base: string, path: string, headers: Record<string, string> = {}) {
   const u = new URL(base);
   const events: { event?: string; data: string }[] = [];
   const parser = createParser({ onEvent: (e) => events.push(e) });
-  const req = request({ host: u.hostname, port: u.port, path, agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+  const state = { status: 0, ended: false };
+  const req = request({ host: u.hostname, port: u.port, path, agent: false, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+    state.status = res.statusCode!;
     res.setEncoding('utf8');
     res.on('data', (c: string) => parser.feed(c));
+    res.on('end', () => (state.ended = true));
+    res.on('close', () => (state.ended = true));
   });
   req.on('error', () => {});
   req.end();
   return {
     events,
+    /** The answer's status (0 until it arrives) and whether the server has ended the stream. */
+    state,
     async until(ok: () => boolean, ms = 5000) {
       const end = Date.now() + ms;
       while (!ok()) {

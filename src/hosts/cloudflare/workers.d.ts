@@ -12,7 +12,7 @@ interface SqlCursor {
 }
 
 interface DurableObjectState {
-  storage: { sql: { exec(query: string, ...bindings: unknown[]): SqlCursor } };
+  storage: { sql: { exec(query: string, ...bindings: unknown[]): SqlCursor }; setAlarm(scheduledTime: number): Promise<void> };
   blockConcurrencyWhile<T>(run: () => Promise<T>): Promise<T>;
 }
 

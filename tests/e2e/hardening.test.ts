@@ -1,0 +1,179 @@
+// Issue 17: every method and malformed request gets a deliberate JSON answer, limits cannot be
+// dodged (MCP batches, legacy SSE sessions, TRUST_PROXY), timeouts fire at their stated values.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { call, openStream } from '../helpers/connection.ts';
+import { get, startServer, TARGET, useServer } from '../helpers/server.ts';
+
+const site = useServer({ MCP_SSE_SESSIONS_PER_CLIENT: '2', MCP_SSE_IDLE_SECONDS: '2', TRUST_PROXY: '1' });
+const NODE_ONLY = TARGET === 'cloudflare' ? "the Workers preview's proxy answers malformed requests and CONNECT itself, before the worker" : false;
+
+/** Bytes written on a socket of their own, and everything the server sent until it closed (or a time limit). */
+function rawExchange(base: string, bytes: string, ms = 5000): Promise<{ text: string; closedAfterMs: number }> {
+  const u = new URL(base);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect(Number(u.port), u.hostname, () => socket.write(bytes));
+    const timer = setTimeout(() => socket.destroy(), ms);
+    socket.on('data', (c) => (text += c.toString()));
+    socket.on('error', () => {});
+    socket.on('close', () => (clearTimeout(timer), resolve({ text, closedAfterMs: Date.now() - started })));
+  });
+}
+
+const jsonBody = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: string };
+
+const mcp = (body: unknown, headers: Record<string, string> = {}) => get(site.url, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const toolCall = (id: number, params: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
+
+describe('methods', () => {
+  test('TRACE, TRACK and methods no path answers: 405 JSON with Allow, never a 5xx', async () => {
+    // workerd answers methods it does not know (TRACK, FOO) 501 itself, before any worker runs.
+    if (TARGET === 'cloudflare') console.log('TRACK not sent: workerd answers unknown methods 501 before the worker');
+    for (const method of TARGET === 'cloudflare' ? ['TRACE', 'PUT', 'DELETE', 'PATCH'] : ['TRACE', 'TRACK', 'PUT', 'DELETE', 'PATCH']) {
+      for (const path of ['/', '/api/posts', '/graphql', '/openapi.json', '/the-slow-web']) {
+        const r = await call(site.url, path, { method });
+        assert.equal(r.status, 405, `${method} ${path}`);
+        assert.match(String(r.headers['content-type']), /^application\/json/, `${method} ${path}`);
+        assert.equal(typeof JSON.parse(r.body).error, 'string');
+        assert.match(String(r.headers.allow), /GET/, `${method} ${path} has Allow`);
+        assert.equal(r.headers['access-control-allow-origin'], '*');
+      }
+    }
+    assert.equal((await call(site.url, '/graphql', { method: 'TRACE' })).headers.allow, 'GET, POST, HEAD, OPTIONS');
+  });
+
+  test('CONNECT and an unknown method: 405 JSON on the socket', { skip: NODE_ONLY }, async () => {
+    for (const line of ['CONNECT 127.0.0.1:80 HTTP/1.1', 'FOO / HTTP/1.1']) {
+      const { text } = await rawExchange(site.url, `${line}\r\nHost: 127.0.0.1\r\n\r\n`);
+      assert.match(text, /^HTTP\/1\.1 405 /, line);
+      assert.match(text, /\r\nallow: GET, HEAD, POST, OPTIONS\r\n/i, line);
+      assert.match(text, /\r\ncontent-type: application\/json/i, line);
+      assert.equal(typeof jsonBody(text).error, 'string');
+    }
+  });
+
+  test('a request the parser refuses: 400 JSON, and the connection closes', { skip: NODE_ONLY }, async () => {
+    const { text, closedAfterMs } = await rawExchange(site.url, 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
+    assert.match(text, /^HTTP\/1\.1 400 /);
+    assert.equal(typeof jsonBody(text).error, 'string');
+    assert.ok(closedAfterMs < 2000, `closed after ${closedAfterMs} ms`);
+  });
+
+  test('headers (10 s) and whole requests (30 s) time out at their stated values, with a JSON 408', { skip: NODE_ONLY, timeout: 45_000 }, async () => {
+    const u = new URL(site.url);
+    // One sends its headers a byte a second; the other its body; both stay busy, neither finishes.
+    const trickle = (head: string, tail: string) =>
+      new Promise<{ text: string; ms: number }>((resolve) => {
+        const started = Date.now();
+        let text = '';
+        const socket = connect(Number(u.port), u.hostname, () => socket.write(head));
+        const timer = setInterval(() => socket.write(tail), 1000);
+        socket.on('data', (c) => (text += c.toString()));
+        socket.on('error', () => {});
+        socket.on('close', () => (clearInterval(timer), resolve({ text, ms: Date.now() - started })));
+      });
+    const [headers, body] = await Promise.all([
+      trickle('GET /api/posts HTTP/1.1\r\nHost: x\r\n', 'X'),
+      trickle('POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n', ' '),
+    ]);
+    assert.ok(headers.ms >= 9_500 && headers.ms <= 12_000, `headers timed out after ${headers.ms} ms`);
+    assert.match(headers.text, /^HTTP\/1\.1 408 /);
+    assert.ok(body.ms >= 29_500 && body.ms <= 32_000, `the request timed out after ${body.ms} ms`);
+    assert.match(body.text, /^HTTP\/1\.1 408 /);
+  });
+});
+
+describe('malformed requests are 400 JSON', () => {
+  test('GraphQL: bad GET variables, other body types, event-stream only, no query', async () => {
+    const gql = (init: RequestInit & { path?: string }) => get(site.url, init.path ?? '/graphql', init);
+    const cases: [string, Promise<Awaited<ReturnType<typeof get>>>, number][] = [
+      ['GET variables=notjson', gql({ path: '/graphql?query=%7Bsite%7Bname%7D%7D&variables=notjson' }), 400],
+      ['GET variables=[1]', gql({ path: '/graphql?query=%7Bsite%7Bname%7D%7D&variables=%5B1%5D', headers: { accept: 'application/graphql-response+json' } }), 400],
+      ['POST text/plain', gql({ method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"query":"{site{name}}"}' }), 415],
+      ['POST form', gql({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7Bsite%7Bname%7D%7D' }), 415],
+      ['POST event-stream only', gql({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"query":"{site{name}}"}' }), 406],
+      ['POST {}', gql({ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 400],
+    ];
+    for (const [name, pending, status] of cases) {
+      const r = await pending;
+      assert.equal(r.status, status, name);
+      assert.match(r.headers.get('content-type')!, /json/, name);
+      assert.equal(r.json.errors[0].extensions.code, 'BAD_USER_INPUT', name);
+      assert.equal(typeof r.json.errors[0].message, 'string', name);
+    }
+  });
+
+  test('query strings with bad percent-encoding, /ask?streaming=maybe, and the same inside a batch', async () => {
+    for (const path of ['/api/search?q=%zz%', '/api/posts?lang=%E0%A4%A', '/openapi.json?x=%', '/ask?query=tide&streaming=maybe']) {
+      const r = await get(site.url, path);
+      assert.equal(r.status, 400, path);
+      assert.equal(typeof r.json.error, 'string', path);
+    }
+    const batch = await get(site.url, '/api/batch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requests: [{ path: '/api/search?q=%zz%' }] }) });
+    assert.equal(batch.json.results[0].status, 400);
+  });
+
+  test('MCP: an empty batch is -32600; bad tool arguments are -32602 with a clear message and one prefix', async () => {
+    const empty = await mcp([]);
+    assert.equal(empty.status, 400);
+    assert.equal(empty.json.error.code, -32600);
+    for (const args of [[], null, 'x']) {
+      const r = await mcp(toolCall(1, { name: 'search_posts', arguments: args }));
+      assert.equal(r.json.error.code, -32602, JSON.stringify(args));
+      assert.match(r.json.error.message, /"arguments" must be an object/);
+    }
+    const unknown = await mcp(toolCall(2, { name: 'nope', arguments: {} }));
+    assert.equal(unknown.json.error.code, -32602);
+    assert.doesNotMatch(unknown.json.error.message, /MCP error/, 'the client adds the prefix, once');
+  });
+});
+
+describe('limits', () => {
+  test('each message of an MCP batch is charged like a batch sub-request', async () => {
+    const limited = await startServer({ RATE_LIMIT: '10' });
+    try {
+      const post = (body: unknown) => get(limited.url, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const first = await post(Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })));
+      assert.equal(first.status, 200);
+      assert.equal(first.headers.get('x-ratelimit-remaining'), '5', 'the POST and its 4 messages');
+      const over = await post(Array.from({ length: 20 }, (_, i) => toolCall(i, { name: 'list_posts', arguments: {} })));
+      assert.equal(over.status, 429);
+      assert.ok(Number(over.headers.get('retry-after')) >= 1);
+      assert.equal(typeof over.json.error, 'string');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  test('legacy MCP SSE sessions are capped per client, and an idle one is closed', { timeout: 20_000 }, async () => {
+    const a = { 'x-forwarded-for': '198.51.100.1' };
+    const mine = [openStream(site.url, '/mcp/sse', a), openStream(site.url, '/mcp/sse', a)];
+    try {
+      await Promise.all(mine.map((s) => s.until(() => s.events.some((e) => e.event === 'endpoint'))));
+      const third = await call(site.url, '/mcp/sse', { headers: { ...a, accept: 'text/event-stream' } });
+      assert.equal(third.status, 429, 'a third session for the same client');
+      assert.equal(typeof JSON.parse(third.body).error, 'string');
+      const other = openStream(site.url, '/mcp/sse', { 'x-forwarded-for': '198.51.100.2' });
+      await other.until(() => other.events.some((e) => e.event === 'endpoint'));
+      other.close();
+      // One session keeps talking; the other stays silent past MCP_SSE_IDLE_SECONDS (2 s).
+      const endpoint = mine[0]!.events.find((e) => e.event === 'endpoint')!.data;
+      const started = Date.now();
+      while (Date.now() - started < 3500) {
+        const r = await call(site.url, endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+        assert.equal(r.status, 202, 'the talking session stays open');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      await mine[1]!.until(() => mine[1]!.state.ended, 3000);
+      assert.equal(mine[0]!.state.ended, false);
+      const again = openStream(site.url, '/mcp/sse', a);
+      await again.until(() => again.events.some((e) => e.event === 'endpoint'));
+      again.close();
+    } finally {
+      for (const s of mine) s.close();
+    }
+  });
+});
