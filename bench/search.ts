@@ -35,17 +35,19 @@ const bundle = `${build}/bundle/main`;
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const ms = (n: number) => `${n.toFixed(3)} ms`;
-const line = (name: string, xs: number[], recall: number) => `${name.padEnd(11)} p50 ${ms(pct(xs, 50))}  p99 ${ms(pct(xs, 99))}  recall ${(recall * 100).toFixed(1)} %`;
+/** Raw percentiles over every run, and p99 over each query's best of three (what is left when the machine's stalls are taken out). */
+const line = (name: string, xs: number[], best: number[], recall: number) =>
+  `${name.padEnd(11)} p50 ${ms(pct(xs, 50))}  p99 ${ms(pct(xs, 99))}  p99 best-of-3 ${ms(pct(best, 99))}  recall ${(recall * 100).toFixed(1)} %`;
 
 if (!existsSync(content)) await writeCorpus(content, count, 'content/posts/tidal-energy/figure-1.jpg');
-if (!existsSync(`${bundle}/search/en.index.bin`) || process.env.REBUILD) {
+if (!existsSync(`${bundle}/search/en.texts.bin`) || process.env.REBUILD) {
   console.log(`building the search bundle for ${count} x 14 ...`);
   await buildBundle({ contentDir: content, outDir: bundle, base: '', cacheDir: `${WORK}/cache` });
 }
 
 const core = await loadCore(bundle);
 const posts = core.catalog.posts;
-const source = await loadSearchSource(diskBundle(bundle), posts.map((p) => p.slug));
+const source = await loadSearchSource(diskBundle(bundle), posts.length);
 source.loadAll();
 
 /** Each post's searchable text in a language (what the index holds: title, summary, terms, body), or undefined. */
@@ -113,7 +115,14 @@ const time = (run: () => unknown) => {
 };
 for (const [lang, q] of queries) core.search(new URLSearchParams({ q, lang }));
 const folio: number[] = [];
-for (let round = 0; round < 3; round++) for (const [lang, q] of queries) folio.push(time(() => core.search(new URLSearchParams({ q, lang }))));
+const folioBest = queries.map(() => Infinity);
+for (let round = 0; round < 3; round++) {
+  queries.forEach(([lang, q], i) => {
+    const t = time(() => core.search(new URLSearchParams({ q, lang })));
+    folio.push(t);
+    folioBest[i] = Math.min(folioBest[i]!, t);
+  });
+}
 const folioFound = queries.map(([lang, q]) => source.match(lang, q));
 // The peers' unit of work: the ranked ids of the matching posts, without building the answer.
 const folioIds = queries.map(([lang, q]) => Math.min(...[0, 1, 2].map(() => time(() => source.match(lang, q)))));
@@ -129,8 +138,8 @@ const perLang = LANGUAGE_CODES.map((lang) => {
   return `${lang} ${all === 0 ? 100 : ((hit / all) * 100).toFixed(1)}`;
 });
 console.log(`queries: ${queries.length} (${perLanguage} per language: 70 % one word, 15 % two, 15 % prefixes), ${count} x 14 posts; a shared, busy machine: figures are indicative`);
-console.log(line('Folio', folio, recallOf(folioFound)));
-console.log(line('Folio ids', folioIds, recallOf(folioFound)) + '  (matching and ranking only, the work a peer does)');
+console.log(line('Folio', folio, folioBest, recallOf(folioFound)) + '  (the whole answer: page of 10, snippets, total, images)');
+console.log(line('Folio ids', folioIds, folioIds, recallOf(folioFound)) + '  (matching and ranking only, the work a peer does; best of 3)');
 console.log(`Folio recall per language (%): ${perLang.join(', ')}`);
 
 // Peers: one index per language at a time (memory stays that of one language), default options.
@@ -188,14 +197,14 @@ if (!values['no-peers']) {
     // At equal recall: the queries this peer answers completely, Folio's ids against the peer's on them.
     const complete = truths.flatMap((t, i) => ([...t].every((id) => found[i]!.includes(id)) ? [i] : []));
     const equal = `on the ${complete.length} queries it answers completely: p50 ${ms(pct(complete.map((i) => each[i]!), 50))} vs Folio ids ${ms(pct(complete.map((i) => folioIds[i]!), 50))}`;
-    console.log(`${line(peer.name, lat, recallOf(found))}  (built in ${(built / 1000).toFixed(1)} s; ${equal})`);
+    console.log(`${line(peer.name, lat, each, recallOf(found))}  (built in ${(built / 1000).toFixed(1)} s; ${equal})`);
   }
   const fastest = Math.min(...peerP50);
   console.log(`ratio Folio answer/fastest peer at p50: ${(pct(folio, 50) / fastest).toFixed(2)}x, Folio ids/fastest peer: ${(pct(folioIds, 50) / fastest).toFixed(2)}x (below 1: Folio is faster)`);
 }
 
 // Start: the same server the tests start, over this bundle.
-const loads = await loadSearchSource(diskBundle(bundle), posts.map((p) => p.slug));
+const loads = await loadSearchSource(diskBundle(bundle), posts.length);
 for (const lang of LANGUAGE_CODES) loads.match(lang, 'x');
 const slowest = Math.max(...LANGUAGE_CODES.map((l) => loads.loadMs.get(l)!));
 if (values['no-http']) process.exit(0);

@@ -1,4 +1,5 @@
 import { BATCH_MAX } from '../../functions/batch.ts';
+import { FLOW_LIMITS, RETRY_MS } from '../../functions/sse.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { CONTENT, LIST, SEARCH } from './parameters.ts';
 
@@ -38,7 +39,7 @@ const badRequest: Reply = { description: 'Invalid parameter (message names it); 
 const notFound: Reply = { description: 'Not found', schema: 'Error' };
 const withLang = { 400: badRequest };
 
-const STREAM_DOC = 'Server-Sent Events. Each event has an id and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature.';
+const STREAM_DOC = `Server-Sent Events. Each event has an id (1, 2, 3...) and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature. How a stream ends: the first event carries retry: ${RETRY_MS}; the last is done (search), complete (/ask) or error, and the server then closes the stream. A reconnect with Last-Event-ID gets only the events after that id; one after the last event gets 204 No Content, which stops an EventSource from reconnecting (the search is not sent again). A client that reads nothing for ${FLOW_LIMITS.stalledMs / 1000} s is dropped.`;
 
 export const OPERATIONS: Record<string, Operation> = {
   'GET /api': { tag: 'Meta', description: 'JSON endpoint index; the HTML reference page when the client prefers text/html.', replies: { 200: { ...ok('ApiIndex'), also: { 'text/html': { type: 'string' } } } }, json: true },
