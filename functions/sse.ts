@@ -59,7 +59,7 @@ export function eventStream(request: Request, counter: StreamCounter, run: (out:
   let id = 0;
   let pulled: (() => void) | undefined;
   const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
+    start(controller) {
       counter.opened();
       /** Waits while the client's queue is full; a client that does not read within the bound is dropped. */
       const drained = async () => {
@@ -83,12 +83,15 @@ export function eventStream(request: Request, counter: StreamCounter, run: (out:
         await new Promise((resolve) => setTimeout(resolve, 0));
         if (abort.signal.aborted) throw abort.signal.reason;
       };
-      try {
-        await run({ write, signal: abort.signal });
-      } finally {
+      // Not awaited: the stream calls pull (a read made room) only once start has returned.
+      void run({ write, signal: abort.signal }).then(
+        () => finish(() => controller.close()),
+        (e: unknown) => finish(() => controller.error(e)),
+      );
+      function finish(end: () => void) {
         counter.closed();
         try {
-          controller.close();
+          end();
         } catch {
           // already cancelled by the client
         }

@@ -84,3 +84,23 @@ test('a reconnect with Last-Event-ID resumes after it; one with the last id gets
   const ended = sseResponse(new Request('http://x/', { headers: { 'last-event-id': '4' } }), 'k', localStreamCounter(), run, 4);
   assert.equal(ended.status, 204);
 });
+
+test('a slow reader that keeps reading gets every event, however far past the queue bound', async () => {
+  const response = eventStream(
+    new Request('http://x/'),
+    localStreamCounter(),
+    async ({ write }) => {
+      for (let n = 0; n < 60; n++) await write('tick', `${n} ${'x'.repeat(500)}`);
+    },
+    { queuedBytes: 2048, stalledMs: 200 },
+  );
+  const reader = response.body!.getReader();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assert.equal(text.match(/^event: tick$/gm)?.length, 60);
+});
