@@ -203,10 +203,8 @@ if (!values['no-peers']) {
   console.log(`ratio Folio answer/fastest peer at p50: ${(pct(folio, 50) / fastest).toFixed(2)}x, Folio ids/fastest peer: ${(pct(folioIds, 50) / fastest).toFixed(2)}x (below 1: Folio is faster)`);
 }
 
-// Start: the same server the tests start, over this bundle.
-const loads = await loadSearchSource(diskBundle(bundle), posts.length);
-for (const lang of LANGUAGE_CODES) loads.match(lang, 'x');
-const slowest = Math.max(...LANGUAGE_CODES.map((l) => loads.loadMs.get(l)!));
+// Start: the same server the tests start, over this bundle (median of three starts), and over the demo build as the baseline.
+const slowest = Math.max(...source.loadMs.values());
 if (values['no-http']) process.exit(0);
 for (const link of ['site', 'bundle/sandbox', 'manifest.json']) {
   await rm(`${build}/${link}`, { force: true });
@@ -214,9 +212,17 @@ for (const link of ['site', 'bundle/sandbox', 'manifest.json']) {
 }
 await rm(`${serveRoot}/dist/current`, { force: true });
 await symlink('builds/bench', `${serveRoot}/dist/current`);
-const spawned = performance.now();
-const server = await startServer({ FOLIO_DIST_ROOT: serveRoot, RATE_LIMIT: '0', EVENT_SIGNING_SECRET: 'bench' });
-const ready = performance.now() - spawned;
+const env = { FOLIO_DIST_ROOT: serveRoot, RATE_LIMIT: '0', EVENT_SIGNING_SECRET: 'bench' };
+async function readyMs(vars: Record<string, string>): Promise<number> {
+  const t = performance.now();
+  const s = await startServer(vars);
+  const ms = performance.now() - t;
+  await s.stop();
+  return ms;
+}
+const readies = [await readyMs(env), await readyMs(env), await readyMs(env)];
+const demoReady = await readyMs({ RATE_LIMIT: '0' });
+const server = await startServer(env);
 try {
   const firsts: number[] = [];
   for (const lang of LANGUAGE_CODES) {
@@ -224,7 +230,8 @@ try {
     await (await fetch(`${server.url}/api/search?q=zz&lang=${lang}`)).arrayBuffer();
     firsts.push(performance.now() - t);
   }
-  console.log(`start: server ready in ${ready.toFixed(0)} ms (spawn to listening); a language's index and texts load on first use in at most ${slowest.toFixed(1)} ms in-process; first search per language over HTTP: max ${Math.max(...firsts).toFixed(1)} ms; the rest load in the background after the first search`);
+  console.log(`start: server ready in ${pct(readies, 50).toFixed(0)} ms (spawn to listening, median of 3; target <= 1000), the demo build's in ${demoReady.toFixed(0)} ms`);
+  console.log(`start: a language opens on its first search in at most ${slowest.toFixed(1)} ms in-process (target <= 50; the others then load in the background); first search per language over HTTP, from a fresh server: max ${Math.max(...firsts).toFixed(1)} ms`);
 
   const searchPaths = queries.map(([lang, q]) => `/api/search?q=${encodeURIComponent(q)}&lang=${lang}`);
   const wrk = spawnSync('wrk', ['--version']).error === undefined;
