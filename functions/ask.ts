@@ -51,7 +51,7 @@ async function handleAsk(ctx: RequestContext): Promise<Response> {
     await out.send('start', { query: answer.query, site: answer.site, language: answer.language });
     for (const item of answer.response) await out.send('result', { ...item });
     await out.send('complete', { total: answer.response.length });
-  });
+  }, answer.response.length + 2);
 }
 
 export const askRoutes: Route[] = [

@@ -27,6 +27,8 @@ export interface Route {
   claims?: (params: Record<string, string>, root: Root) => boolean;
   /** The query parameters the answer depends on (published files and cached answers are keyed by them). */
   query?: QueryShape;
+  /** Cached answers of an unpublished query (search): the key, or undefined when this request's answer is not cached. */
+  cacheKey?: (request: Request, url: URL) => string | undefined;
   /** The answer prints the server's limits (a published copy holds only for a server with the build's). */
   printsLimits?: true;
 }
@@ -93,10 +95,11 @@ export function createFunctions(host: Host): FunctionLayer {
   const index = routeIndex(ROUTES);
   const cache = answerCache(host.answerCacheBytes ?? 64 * 1024 * 1024);
   /** The cache key of a GET whose answer depends only on path and query; none when the query is invalid. */
-  const keyOf = (root: Root, path: string, shape: QueryShape | undefined, url: URL) => {
-    if (!shape || host.answerCacheBytes === 0) return undefined;
+  const keyOf = (root: Root, path: string, route: Route, request: Request, url: URL) => {
+    if ((!route.query && !route.cacheKey) || host.answerCacheBytes === 0) return undefined;
     try {
-      return `${root.name}:${path}?${canonicalQuery(shape, url.searchParams)}`;
+      const query = route.query ? canonicalQuery(route.query, url.searchParams) : route.cacheKey!(request, url);
+      return query === undefined ? undefined : `${root.name}:${path}?${query}`;
     } catch {
       return undefined;
     }
@@ -115,7 +118,7 @@ export function createFunctions(host: Host): FunctionLayer {
         allowed.add(routeMethod);
         continue;
       }
-      const key = keyOf(root, path, route.query, url);
+      const key = keyOf(root, path, route, request, url);
       const hit = key && cache.get(key);
       if (hit) return hit;
       const ctx: RequestContext = { ...capabilities, request, url, root, path, params, host, dispatch: handle };

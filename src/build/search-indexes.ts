@@ -5,17 +5,19 @@ import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { Catalog } from '../core/types.ts';
 import { createIndex, exportIndex, indexText } from '../search/search-index.ts';
 import { encodeIndex } from '../search/index-codec.ts';
+import { encodeTexts } from '../search/texts-codec.ts';
 
 /**
  * One exported FlexSearch index per language over the posts available in it (by the site's
- * stale policy) in the compact form of index-codec.ts, its sorted vocabulary, and each entry's plain text for snippets.
+ * stale policy) in the compact form of index-codec.ts, its sorted vocabulary, and each entry's plain text for
+ * snippets (texts-codec.ts).
  */
 export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Map<string, string>>, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const policy = { serveStale: catalog.site.serve_stale };
   for (const lang of LANGUAGE_CODES) {
     const index = createIndex();
-    const bodies: Record<string, string> = {};
+    const bodies: (string | undefined)[] = [];
     const vocabulary = new Set<string>();
     for (const [id, post] of catalog.posts.entries()) {
       if (!availableLanguages(post, policy).includes(lang)) continue;
@@ -26,13 +28,13 @@ export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Ma
       const all = indexText(lang, `${head} \n ${body}`);
       for (const word of all.split(' ')) if (word) vocabulary.add(word);
       index.add({ id, head: indexText(lang, head), all });
-      bodies[post.slug] = body;
+      bodies[id] = body;
     }
     const words = [...vocabulary].sort();
     const { header, data } = encodeIndex(await exportIndex(index), words);
     await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(header));
     await writeFile(join(dir, `${lang}.index.bin`), data);
-    await writeFile(join(dir, `${lang}.texts.json`), JSON.stringify(bodies));
+    await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: catalog.posts.length }, (_, id) => bodies[id])));
     await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
   }
 }

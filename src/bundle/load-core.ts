@@ -24,6 +24,5 @@ export function bundleBodyStore(reader: BundleReader, limit = 2000): BodyStore {
 export async function loadBundleCore(reader: BundleReader): Promise<Core> {
   const catalog = await readJson<Catalog>(reader, 'catalog.json');
   if (!catalog) throw new Error('the bundle has no catalog.json');
-  const slugs = catalog.posts.map((p) => p.slug);
-  return createCore(catalog, bundleBodyStore(reader), await loadSearchSource(reader, slugs));
+  return createCore(catalog, bundleBodyStore(reader), await loadSearchSource(reader, catalog.posts.length));
 }

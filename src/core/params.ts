@@ -119,3 +119,11 @@ export function canonicalQuery(shape: QueryShape, params: Params): string {
   if (per_page !== PER_PAGE_DEFAULT) parts.push(`per_page=${per_page}`);
   return parts.join('&');
 }
+
+/**
+ * A search's answer key: its canonical list query and the query text as it is searched (`q` or
+ * `query`, trimmed). Throws as the readers do.
+ */
+export function canonicalSearchQuery(params: Params): string {
+  return `q=${encodeURIComponent(readSearchText(params))}&${canonicalQuery('list', params)}`;
+}

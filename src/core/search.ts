@@ -6,7 +6,7 @@ import { meta, summary, type ResponseMeta, type Summary } from './shape.ts';
 import { snippet } from './snippet.ts';
 import { cut, pageWindow, type Window } from './window.ts';
 import { fold, tokens } from '../search/encoders.ts';
-import type { PostRecord, SearchSource } from './types.ts';
+import type { SearchSource } from './types.ts';
 
 export interface SearchHit extends Summary {
   snippet: string;
@@ -45,16 +45,83 @@ function phrases(text: string): string[] {
   return [...text.matchAll(/"([^"]+)"/g)].map((m) => m[1]!.trim()).filter(Boolean);
 }
 
+/** A matching post as a search answers it, with its position in the catalog (the index's id). */
+interface Found {
+  id: number;
+  resolved: Resolved;
+  summary: Summary;
+}
+
+/**
+ * What does not depend on the query, worked out once per core and language on first use: each post
+ * resolved and summarised in `lang` (and its English fallback), and each post's images.
+ */
+interface Tables {
+  /** By id: the post in `lang` (fallbackUsed false), else undefined. */
+  own: (Found | undefined)[];
+  /** By id: the English original standing in for a post not available in `lang`, else undefined. */
+  stand: (Found | undefined)[];
+}
+
+const tablesOf = new WeakMap<CatalogIndex, Map<string, Tables>>();
+/** Distinct image paths of each post, and whether any path belongs to more than one post. */
+const imagesOfIndex = new WeakMap<CatalogIndex, { counts: number[]; shared: boolean }>();
+
+function tables(index: CatalogIndex, lang: string): Tables {
+  let byLang = tablesOf.get(index);
+  if (!byLang) tablesOf.set(index, (byLang = new Map()));
+  let t = byLang.get(lang);
+  if (t) return t;
+  const own: (Found | undefined)[] = [];
+  const stand: (Found | undefined)[] = [];
+  index.catalog.posts.forEach((post, id) => {
+    const found = (resolved: Resolved): Found => ({ id, resolved, summary: summary(index.catalog, resolved, index.available.get(post)!) });
+    const [r] = mergeByLanguage([post], lang, true, index.policy);
+    if (r && !r.fallbackUsed) own[id] = found(r);
+    else if (r && lang !== DEFAULT_LANGUAGE) stand[id] = found(r);
+  });
+  byLang.set(lang, (t = { own, stand }));
+  return t;
+}
+
+function imageCounts(index: CatalogIndex) {
+  let c = imagesOfIndex.get(index);
+  if (c) return c;
+  const owners = new Map<string, number>();
+  const counts = index.catalog.posts.map((post, id) => {
+    const paths = new Set(post.images.map((i) => i.path));
+    for (const path of paths) owners.set(path, owners.has(path) && owners.get(path) !== id ? -1 : id);
+    return paths.size;
+  });
+  imagesOfIndex.set(index, (c = { counts, shared: [...owners.values()].includes(-1) }));
+  return c;
+}
+
+/** Images of all the matches, each path once (a sum when no two posts share an image, as is usual). */
+function totalImages(index: CatalogIndex, found: readonly Found[]): number {
+  const { counts, shared } = imageCounts(index);
+  if (shared) return new Set(found.flatMap((f) => f.resolved.post.images.map((i) => i.path))).size;
+  let total = 0;
+  for (const f of found) total += counts[f.id]!;
+  return total;
+}
+
 /** Posts matching in `lang`; with fallback, untranslated posts are searched in English and interleaved. */
-function matches(index: CatalogIndex, source: SearchSource, lang: string, fallback: boolean, text: string): Resolved[] {
-  const bySlug = (slugs: string[]) => slugs.map((s) => index.bySlug.get(s)).filter((p): p is PostRecord => p !== undefined);
-  const own = mergeByLanguage(bySlug(source.match(lang, text)), lang, false, index.policy);
+function matches(index: CatalogIndex, source: SearchSource, lang: string, fallback: boolean, text: string): Found[] {
+  const t = tables(index, lang);
+  const own: Found[] = [];
+  for (const id of source.match(lang, text)) {
+    const f = t.own[id];
+    if (f) own.push(f);
+  }
   if (!fallback || lang === DEFAULT_LANGUAGE) return own;
-  const ownSlugs = new Set(own.map((r) => r.post.slug));
-  const english = mergeByLanguage(bySlug(source.match(DEFAULT_LANGUAGE, text)), lang, true, index.policy).filter(
-    (r) => r.fallbackUsed && !ownSlugs.has(r.post.slug),
-  );
-  const merged: Resolved[] = [];
+  // A post in `lang` is never in `stand`, so the English matches need no check against `own`.
+  const english: Found[] = [];
+  for (const id of source.match(DEFAULT_LANGUAGE, text)) {
+    const f = t.stand[id];
+    if (f) english.push(f);
+  }
+  const merged: Found[] = [];
   for (let i = 0; i < Math.max(own.length, english.length); i++) {
     if (own[i]) merged.push(own[i]!);
     if (english[i]) merged.push(english[i]!);
@@ -62,11 +129,11 @@ function matches(index: CatalogIndex, source: SearchSource, lang: string, fallba
   return merged;
 }
 
-function imagesOf(index: CatalogIndex, hits: readonly Resolved[]): ImageRecord[] {
+function imagesOf(hits: readonly Found[]): ImageRecord[] {
   const seen = new Set<string>();
   const out: ImageRecord[] = [];
-  for (const r of hits) {
-    const postUrl = summary(index.catalog, r, index.available.get(r.post)!).url;
+  for (const { resolved: r, summary } of hits) {
+    const postUrl = summary.url;
     for (const img of r.post.images) {
       if (seen.has(img.path)) continue;
       seen.add(img.path);
@@ -95,16 +162,16 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
   const required = phrases(text);
   let found = matches(index, source, lang, fallback, text.replace(/"/g, ' '));
   if (required.length > 0) {
-    found = found.filter((r) => {
-      const hay = fold(r.lang, `${r.entry.title} ${source.text(r.lang, r.post.slug) ?? ''}`).replace(/\s+/g, ' ');
+    found = found.filter(({ id, resolved: r }) => {
+      const hay = fold(r.lang, `${r.entry.title} ${source.text(r.lang, id) ?? ''}`).replace(/\s+/g, ' ');
       return required.every((p) => hay.includes(fold(r.lang, p).replace(/\s+/g, ' ')));
     });
   }
   const slice = cut(found, range);
-  const data = slice.map((r) => ({
-    ...summary(index.catalog, r, index.available.get(r.post)!),
-    snippet: snippet(r.lang, source.text(r.lang, r.post.slug) ?? '', tokens(r.lang, text)),
-  }));
+  // The query's words in each language a result is in (`lang`, and English for fallbacks).
+  const terms = new Map<string, string[]>();
+  const termsIn = (l: string) => terms.get(l) ?? terms.set(l, tokens(l, text)).get(l)!;
+  const data = slice.map(({ id, resolved: r, summary }) => ({ ...summary, snippet: snippet(r.lang, source.text(r.lang, id) ?? '', termsIn(r.lang)) }));
   return {
     offset: range.offset,
     body: {
@@ -113,8 +180,8 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
       meta: meta(lang, data, index.languagesWithPosts),
       query: text,
       total: found.length,
-      images: imagesOf(index, slice),
-      total_images: new Set(found.flatMap((r) => r.post.images.map((i) => i.path))).size,
+      images: imagesOf(slice),
+      total_images: totalImages(index, found),
     },
   };
 }

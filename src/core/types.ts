@@ -101,8 +101,8 @@ export interface BodyStore {
 
 /** The prebuilt search indexes, as the core sees them. */
 export interface SearchSource {
-  /** Slugs of the posts matching every word of `text` in `lang`, most relevant first. */
-  match(lang: string, text: string): string[];
-  /** Plain text of a post's body in a language. */
-  text(lang: string, slug: string): string | undefined;
+  /** Posts matching every word of `text` in `lang` (positions in the catalog's posts), most relevant first. */
+  match(lang: string, text: string): number[];
+  /** Plain text of a post's body in a language (the post by its position in the catalog). */
+  text(lang: string, id: number): string | undefined;
 }

@@ -1,3 +1,4 @@
+import { FLOW_LIMITS, RETRY_MS } from '../../functions/sse.ts';
 import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
@@ -69,6 +70,10 @@ Every surface answers from the same core, so the same request gives the same obj
 ## Verifying stream events
 
 Each SSE event's \`data\` is a JSON object ending in \`"signature": "sha256=<hex>"\`: the HMAC-SHA256 of the UTF-8 bytes of \`JSON.stringify\` of the same object without \`signature\` (keys in the order received), keyed with the UTF-8 bytes of the signing secret. To verify: parse, remove \`signature\`, re-serialise, compute, compare in constant time. ${limits.publishedSigningKey ? `This is the sandbox: its key is published, **\`${limits.publishedSigningKey}\`**.` : `The key is this deployment's secret; the sandbox at ${absolute(core.catalog, '/sandbox/agents.md')} publishes its own so you can test verification.`}
+
+## How a stream ends
+
+Search and \`/ask\` streams number their events 1, 2, 3…; the first carries \`retry: ${RETRY_MS}\`, the last is \`done\` (search), \`complete\` (\`/ask\`) or \`error\`, and then the server closes the stream. An \`EventSource\` that reconnects sends \`Last-Event-ID\` and gets only the events after it; after the last one it gets \`204 No Content\`, which stops it reconnecting, so a page that never calls \`close()\` still runs one search per stream. A client that reads nothing for ${FLOW_LIMITS.stalledMs / 1000} s is dropped.
 
 ## Paid contact
 

@@ -1,4 +1,5 @@
 import { BATCH_MAX } from '../../functions/batch.ts';
+import { FLOW_LIMITS, RETRY_MS } from '../../functions/sse.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { CONTENT, LIST, SEARCH } from './parameters.ts';
 import { FEEDS, type Feed } from '../core/formats.ts';
@@ -42,7 +43,7 @@ const notFoundPage: Reply = { description: 'Not found: the site\'s not-found pag
 const notAcceptable: Reply = { description: 'The client accepts neither JSON media type (the body is JSON all the same)', schema: 'GraphQLResponse' };
 const withLang = { 400: badRequest };
 
-const STREAM_DOC = 'Server-Sent Events. Each event has an id and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature.';
+const STREAM_DOC = `Server-Sent Events. Each event has an id (1, 2, 3...) and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature. How a stream ends: the first event carries retry: ${RETRY_MS}; the last is done (search), complete (/ask) or error, and the server then closes the stream. A reconnect with Last-Event-ID gets only the events after that id; one after the last event gets 204 No Content, which stops an EventSource from reconnecting (the search is not sent again). A client that reads nothing for ${FLOW_LIMITS.stalledMs / 1000} s is dropped.`;
 
 /** A JSON Feed's outline (the full rules: jsonfeed.org/version/1.1). */
 const JSON_FEED: Schema = {

@@ -51,41 +51,49 @@ export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[
   return { header, data: wide ? Uint32Array.from(out) : Uint16Array.from(out) };
 }
 
-/** Back to the chunks FlexSearch's `import` takes, as plain arrays (typed-array views were slower to search). */
-export function decodeIndex(header: IndexHeader, bytes: Uint8Array, vocabulary: readonly string[]): ExportedChunks {
+/**
+ * The compact index read in place, as the server searches it: no FlexSearch import, no arrays per
+ * term. For each field (`all`, `head`) and vocabulary position, where the word's slots start in
+ * `data` (-1: not in that field). A word's ids are its slots in order, which is FlexSearch's result
+ * order for the word (earlier slots score higher).
+ */
+export interface Postings {
+  data: Uint16Array | Uint32Array;
+  fields: Map<string, Int32Array>;
+}
+
+export function openPostings(header: IndexHeader, bytes: Uint8Array, vocabularySize: number): Postings {
   const Width = header.width === 32 ? Uint32Array : Uint16Array;
   const aligned = bytes.byteOffset % Width.BYTES_PER_ELEMENT === 0 ? bytes : bytes.slice();
   const data = new Width(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Width.BYTES_PER_ELEMENT);
+  const fields = new Map<string, Int32Array>();
   let p = 0;
-  const chunks: ExportedChunks = {};
   for (const chunk of header.chunks) {
-    if (chunk.kind === 'json') {
-      chunks[chunk.key] = chunk.value;
-      continue;
-    }
+    if (chunk.kind === 'json') continue;
     const count = data[p++]!;
     if (chunk.kind === 'reg') {
-      chunks[chunk.key] = Array.from(data.subarray(p, p + count));
       p += count;
       continue;
     }
-    const entries: MapEntry[] = new Array(count);
+    const starts = new Int32Array(vocabularySize).fill(-1);
     for (let i = 0; i < count; i++) {
-      const term = vocabulary[data[p++]!]!;
-      const slots: (number[] | null)[] = new Array(data[p++]!);
-      for (let s = 0; s < slots.length; s++) {
-        const length = data[p++]!;
-        if (length === 0) {
-          slots[s] = null;
-          continue;
-        }
-        const ids: number[] = new Array(length);
-        for (let k = 0; k < length; k++) ids[k] = data[p++]!;
-        slots[s] = ids;
-      }
-      entries[i] = [term, slots];
+      const position = data[p++]!;
+      starts[position] = p;
+      for (let slots = data[p++]!; slots > 0; slots--) p += data[p]! + 1;
     }
-    chunks[chunk.key] = entries;
+    fields.set(chunk.key.split('.')[0]!, starts);
   }
-  return chunks;
+  return { data, fields };
+}
+
+/** Calls `visit` with the ids of the word at `position` in `field`, in rank order, at most `limit` of them. */
+export function forEachId(postings: Postings, field: string, position: number, limit: number, visit: (id: number) => void): void {
+  const { data } = postings;
+  let p = postings.fields.get(field)?.[position] ?? -1;
+  if (p < 0) return;
+  for (let slots = data[p++]!; slots > 0 && limit > 0; slots--) {
+    for (let n = data[p++]!; n > 0; n--, p++) {
+      if (limit-- > 0) visit(data[p]!);
+    }
+  }
 }

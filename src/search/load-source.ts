@@ -1,48 +1,80 @@
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { SearchSource } from '../core/types.ts';
-import { importIndex, query, type LanguageSearch } from './search-index.ts';
-import { decodeIndex, type IndexHeader } from './index-codec.ts';
+import { languageSearch, query, type LanguageSearch } from './search-index.ts';
+import { openPostings, type IndexHeader } from './index-codec.ts';
+import { openTexts } from './texts-codec.ts';
 import { decodeJson, type BundleReader } from '../bundle/reader.ts';
 
+export interface LoadedSearchSource extends SearchSource {
+  /** Milliseconds each language took to load on its first use (index and snippet texts). */
+  readonly loadMs: ReadonlyMap<string, number>;
+  /** Loads every language not loaded yet. */
+  loadAll(): void;
+}
+
+const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.index.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`];
+
+interface Language {
+  search: LanguageSearch;
+  text: (id: number) => string | undefined;
+}
+
 /**
- * Imports every language's prebuilt index (no re-indexing at start-up). Snippet texts are
- * read the first time a language needs them. Index ids are positions in the catalog's post
- * list, given here as `slugs`.
+ * The prebuilt indexes (no re-indexing at start-up), each language opened on its first use, so a
+ * server is ready before any is read; after the first search the others load in the background,
+ * one per task, so later requests seldom wait for one. A host that can read its files at any time
+ * (a disk) reads a language's files then; one that cannot (Workers) reads the bytes now and opens
+ * them on first use. Index ids are positions in the catalog's posts (`ids` of them).
  */
-export async function loadSearchSource(reader: BundleReader, slugs: readonly string[]): Promise<SearchSource & { importMs: number }> {
-  const started = performance.now();
-  const indexes = new Map<string, LanguageSearch>();
-  const texts = new Map<string, Record<string, string>>();
-  const need = async (name: string) => {
-    const bytes = await reader.read(`search/${name}`);
-    if (!bytes) throw new Error(`the bundle has no search/${name}`);
+export async function loadSearchSource(reader: BundleReader, ids: number): Promise<LoadedSearchSource> {
+  const need = (name: string, bytes: Uint8Array | undefined) => {
+    if (!bytes) throw new Error(`the bundle has no ${name}`);
     return bytes;
   };
-  const textsFile = (lang: string) => `search/${lang}.texts.json`;
-  await Promise.all(
-    LANGUAGE_CODES.map(async (lang) => {
-      const [header, data, words, preloaded] = await Promise.all([
-        need(`${lang}.index.json`),
-        need(`${lang}.index.bin`),
-        need(`${lang}.vocabulary.json`),
-        // A host that cannot read later without waiting reads the snippet texts now.
-        reader.readSync ? undefined : reader.read(textsFile(lang)),
-      ]);
-      const vocabulary = decodeJson<string[]>(words);
-      indexes.set(lang, { lang, index: importIndex(decodeIndex(decodeJson<IndexHeader>(header), data, vocabulary)), vocabulary });
-      if (preloaded) texts.set(lang, decodeJson(preloaded));
-    }),
-  );
+  const preread = reader.readSync
+    ? undefined
+    : new Map(await Promise.all(LANGUAGE_CODES.map(async (lang) => [lang, await Promise.all(FILES(lang).map(async (n) => need(n, await reader.read(n))))] as const)));
+  // A bundle without search files fails at start, not at a first search (only the small headers are read).
+  if (reader.readSync) for (const lang of LANGUAGE_CODES) need(FILES(lang)[0]!, reader.readSync(FILES(lang)[0]!));
+
+  const loaded = new Map<string, Language>();
+  const loadMs = new Map<string, number>();
+  function language(lang: string): Language {
+    let hit = loaded.get(lang);
+    if (hit) return hit;
+    const started = performance.now();
+    const [header, data, words, texts] = preread?.get(lang) ?? FILES(lang).map((n) => need(n, reader.readSync!(n)));
+    const vocabulary = decodeJson<string[]>(words!);
+    const postings = openPostings(decodeJson<IndexHeader>(header!), data!, vocabulary.length);
+    hit = { search: languageSearch(lang, postings, vocabulary, ids), text: openTexts(texts!) };
+    preread?.delete(lang);
+    loaded.set(lang, hit);
+    loadMs.set(lang, performance.now() - started);
+    return hit;
+  }
+  const loadAll = () => void LANGUAGE_CODES.forEach(language);
+  let warming = false;
+  /** One language per task, so requests in between are answered (Node: a Worker has its bytes already). */
+  function warmInBackground() {
+    if (warming || !reader.readSync) return;
+    warming = true;
+    const rest = LANGUAGE_CODES.filter((l) => !loaded.has(l));
+    const next = () => {
+      const lang = rest.shift();
+      if (!lang) return;
+      language(lang);
+      setTimeout(next, 0).unref?.();
+    };
+    setTimeout(next, 0).unref?.();
+  }
   return {
-    importMs: performance.now() - started,
-    match: (lang, text) => query(indexes.get(lang)!, text).map((id) => slugs[id]!),
-    text(lang, slug) {
-      let t = texts.get(lang);
-      if (!t) {
-        const bytes = reader.readSync?.(textsFile(lang));
-        texts.set(lang, (t = bytes ? decodeJson<Record<string, string>>(bytes) : {}));
-      }
-      return t[slug];
+    loadMs,
+    loadAll,
+    match(lang, text) {
+      const found = query(language(lang).search, text);
+      warmInBackground();
+      return found;
     },
+    text: (lang, id) => language(lang).text(id),
   };
 }

@@ -1,12 +1,15 @@
 import { Document, Encoder } from 'flexsearch';
 import { tokens } from './encoders.ts';
+import { forEachId, type Postings } from './index-codec.ts';
 
 /**
  * One FlexSearch Document index per language, over text already tokenised by the
  * script-aware `tokens` (folding, Intl.Segmenter): `all` holds every word of a post (matching),
  * `head` its title, summary and terms (a relevance boost). Whole words only keep the index
  * linear in unique words per post; prefixes (and, in Chinese and Japanese, parts of words)
- * are found by expanding a query word against the language's sorted vocabulary.
+ * are found by expanding a query word against the language's sorted vocabulary. FlexSearch builds
+ * and exports the index; the server reads the export in place (index-codec.ts) and walks it in
+ * FlexSearch's result order, so importing costs nothing and a query allocates next to nothing.
  */
 /** `id` is the post's position in the catalog: numbers keep the exported index small. */
 export type SearchDoc = {
@@ -31,11 +34,18 @@ export function createIndex() {
 
 export type LanguageIndex = ReturnType<typeof createIndex>;
 
+/** One language as the server searches it: the index read in place over its sorted vocabulary. */
 export interface LanguageSearch {
   lang: string;
-  index: LanguageIndex;
+  postings: Postings;
   /** Every indexed word, sorted. */
   vocabulary: string[];
+  /** Per-query marks by id (a query's generation number, so nothing is cleared between queries). */
+  marks: { seen: Uint32Array; head: Uint32Array; generation: number };
+}
+
+export function languageSearch(lang: string, postings: Postings, vocabulary: string[], ids: number): LanguageSearch {
+  return { lang, postings, vocabulary, marks: { seen: new Uint32Array(ids), head: new Uint32Array(ids), generation: 0 } };
 }
 
 export const indexText = (lang: string, text: string) => tokens(lang, text).join(' ');
@@ -49,17 +59,14 @@ export async function exportIndex(index: LanguageIndex): Promise<Record<string, 
   return out;
 }
 
-export function importIndex(data: Record<string, unknown>): LanguageIndex {
-  const index = createIndex();
-  // FlexSearch parses string chunks itself and takes parsed ones as they are.
-  for (const [key, value] of Object.entries(data)) index.import(key, value as string);
-  return index;
-}
-
-/** Vocabulary words a query word stands for: those it begins (or, in CJK, is part of). */
-export function expand(search: LanguageSearch, word: string): string[] {
+/** Positions of the vocabulary words a query word stands for: those it begins (or, in CJK, is part of). */
+export function expand(search: LanguageSearch, word: string): number[] {
   const { vocabulary } = search;
-  if (SUBSTRING.has(search.lang)) return vocabulary.filter((w) => w.includes(word)).slice(0, MAX_EXPANSIONS);
+  const out: number[] = [];
+  if (SUBSTRING.has(search.lang)) {
+    for (let i = 0; i < vocabulary.length && out.length < MAX_EXPANSIONS; i++) if (vocabulary[i]!.includes(word)) out.push(i);
+    return out;
+  }
   let lo = 0;
   let hi = vocabulary.length;
   while (lo < hi) {
@@ -67,24 +74,34 @@ export function expand(search: LanguageSearch, word: string): string[] {
     if (vocabulary[mid]! < word) lo = mid + 1;
     else hi = mid;
   }
-  const out: string[] = [];
-  for (let i = lo; i < vocabulary.length && out.length < MAX_EXPANSIONS && vocabulary[i]!.startsWith(word); i++) out.push(vocabulary[i]!);
+  for (let i = lo; i < vocabulary.length && out.length < MAX_EXPANSIONS && vocabulary[i]!.startsWith(word); i++) out.push(i);
   return out;
 }
 
-/** Ids matching every word of the query (each as itself or a longer word), title and summary hits first. */
+/**
+ * Ids matching every word of the query (each as itself or a longer word), title and summary hits
+ * first; within each group, in the order FlexSearch ranks the first word's forms.
+ */
 export function query(search: LanguageSearch, text: string): number[] {
+  const { postings, marks } = search;
+  const { seen, head } = marks;
+  const queryMark = ++marks.generation;
   let matched: number[] | undefined;
-  const head = new Set<number>();
   for (const word of new Set(tokens(search.lang, text))) {
-    const ids = new Set<number>();
-    for (const form of expand(search, word)) {
-      const results = search.index.search(form, { limit: INDEX_LIMIT, index: ['all', 'head'] }) as unknown as { field: string; result: number[] }[];
-      for (const r of results) for (const id of r.result) (r.field === 'head' ? head : ids).add(id);
+    const wordMark = ++marks.generation;
+    const ids: number[] = [];
+    for (const position of expand(search, word)) {
+      forEachId(postings, 'all', position, INDEX_LIMIT, (id) => {
+        if (seen[id] !== wordMark) {
+          seen[id] = wordMark;
+          ids.push(id);
+        }
+      });
+      forEachId(postings, 'head', position, INDEX_LIMIT, (id) => void (head[id] = queryMark));
     }
-    matched = matched === undefined ? [...ids] : matched.filter((id) => ids.has(id));
+    matched = matched === undefined ? ids : matched.filter((id) => seen[id] === wordMark);
     if (matched.length === 0) return [];
   }
   if (!matched) return [];
-  return [...matched.filter((id) => head.has(id)), ...matched.filter((id) => !head.has(id))];
+  return [...matched.filter((id) => head[id] === queryMark), ...matched.filter((id) => head[id] !== queryMark)];
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { FLOW_LIMITS } from '../../functions/sse.ts';
 
 /** Node's request and response, as Web Request and Response (the only Node-typed edge). */
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -36,8 +37,28 @@ export function toWebRequest(req: IncomingMessage, target: string, signal: Abort
   return new Request(url, { method, headers: webHeaders(req), body, signal, ...(body ? { duplex: 'half' } : {}) } as RequestInit);
 }
 
-/** Writes a Web Response; a streamed body stops when the client goes away. */
-export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+/** Resolves true when the socket takes more, false when the client read nothing for `stalledMs` (or left). */
+function drained(res: ServerResponse, stalledMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), stalledMs);
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
+}
+
+/**
+ * Writes a Web Response; a streamed body stops when the client goes away, and a client that stops
+ * reading is dropped after `stalledMs` rather than holding the stream (and its work) open.
+ */
+export async function writeResponse(res: ServerResponse, response: Response, stalledMs = FLOW_LIMITS.stalledMs): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;
@@ -54,7 +75,11 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+      if (!res.write(value) && !(await drained(res, stalledMs))) {
+        res.destroy();
+        void stop();
+        break;
+      }
     }
   } catch {
     // The client left mid-stream: nothing to answer.

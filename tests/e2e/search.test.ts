@@ -206,6 +206,20 @@ describe('REST search', () => {
     assert.equal(item.translation.target_language, 'fr');
   });
 
+  test('repeated searches: one ETag for the normalised query, 304 on If-None-Match, streams never cached', async () => {
+    const first = await get(site.url, '/api/search?q=tide&lang=en');
+    const etag = first.headers.get('etag');
+    assert.ok(etag);
+    const spaced = await get(site.url, '/api/search?query=%20%20tide%20&page=1&per_page=10&utm=x');
+    assert.equal(spaced.text, first.text);
+    assert.equal(spaced.headers.get('etag'), etag, 'the same key: trimmed text, defaults, unknown parameters dropped');
+    const again = await fetch(`${site.url}/api/search?q=tide`, { headers: { 'if-none-match': etag! } });
+    assert.equal(again.status, 304);
+    const streamed = await fetch(`${site.url}/api/search?q=tide`, { headers: { accept: 'text/event-stream' } });
+    assert.match(streamed.headers.get('content-type')!, /^text\/event-stream/, 'a cached JSON answer never stands in for a stream');
+    await streamed.body!.cancel();
+  });
+
   test('the sandbox searches its own corpus', async () => {
     const r = await get(site.url, '/sandbox/api/search?q=sandbox');
     assert.equal(r.status, 200);

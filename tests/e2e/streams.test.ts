@@ -4,6 +4,8 @@ import { DISCONNECT_UNSEEN, get, TARGET, useServer } from '../helpers/server.ts'
 import { readEvents } from '../helpers/sse.ts';
 import { verifyPayload } from '../../functions/signing.ts';
 import { SANDBOX_SIGNING_KEY } from '../../src/build/roots.ts';
+import { RETRY_MS } from '../../functions/sse.ts';
+import { EventSource } from 'eventsource';
 
 const SECRET = 'test-secret-ü-密';
 const site = useServer({ EVENT_SIGNING_SECRET: SECRET });
@@ -174,5 +176,38 @@ describe('/ask', () => {
     const r = await get(site.url, '/sandbox/ask?query=media');
     assert.equal(r.status, 200);
     assert.ok(r.json.response.every((i: { url: string }) => i.url.includes('/sandbox/')));
+  });
+});
+
+describe('streams end cleanly for a browser EventSource', () => {
+  /**
+   * An EventSource as a browser keeps it: never closed by the page. Before `retry:` and the 204 it
+   * reconnected every 3 s and ran the search again; now its reconnect carries the last event's id,
+   * gets 204, and the source closes after one search.
+   */
+  async function browse(path: string, last: string) {
+    const source = new EventSource(site.url + path);
+    const seen: string[] = [];
+    for (const name of ['status', 'start', 'result', 'done', 'complete']) source.addEventListener(name, () => seen.push(name));
+    const ended = new Promise<void>((resolve) => source.addEventListener('error', () => source.readyState === EventSource.CLOSED && resolve()));
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), RETRY_MS + 4_000).unref());
+    const outcome = await Promise.race([ended, timeout]);
+    source.close();
+    assert.notEqual(outcome, 'timeout', 'the source closed after the reconnect got 204');
+    assert.equal(seen.filter((e) => e === seen[0]).length, 1, `one search: ${seen.join(' ')}`);
+    assert.equal(seen.at(-1), last);
+  }
+
+  test('/api/stream/search: one search per stream', { timeout: 20_000 }, () => browse('/api/stream/search?q=the', 'done'));
+  test('/ask streaming: one answer per stream', { timeout: 20_000 }, () => browse('/ask?query=tide&streaming=true', 'complete'));
+
+  test('Last-Event-ID resumes after the events already sent', async () => {
+    const all = await stream('/api/stream/search?q=the&per_page=3');
+    const resumed = await stream('/api/stream/search?q=the&per_page=3', { headers: { 'last-event-id': all[1]!.id! } });
+    assert.deepEqual(resumed.map((e) => e.id), all.slice(2).map((e) => e.id));
+    assert.deepEqual(resumed.map((e) => e.event), all.slice(2).map((e) => e.event));
+    assert.deepEqual(resumed.slice(0, -1).map((e) => e.data), all.slice(2, -1).map((e) => e.data), 'the results not yet sent');
+    const finished = await fetch(`${site.url}/api/stream/search?q=the&per_page=3`, { headers: { 'last-event-id': all.at(-1)!.id! } });
+    assert.equal(finished.status, 204);
   });
 });

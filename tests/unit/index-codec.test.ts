@@ -1,12 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeIndex, encodeIndex } from '../../src/search/index-codec.ts';
-import { createIndex, exportIndex, importIndex, indexText, query } from '../../src/search/search-index.ts';
+import { encodeIndex, forEachId, openPostings } from '../../src/search/index-codec.ts';
+import { createIndex, exportIndex, indexText, languageSearch, query } from '../../src/search/search-index.ts';
+import { encodeTexts, openTexts } from '../../src/search/texts-codec.ts';
 
 const DOCS = [
   'The tide comes in twice a day and the harbour fills',
   'Bread needs time: the dough rises slowly in a cold kitchen',
   'A harbour town keeps its archive of tides and bread prices',
+  // Long enough that its words fall in different resolution slots.
+  `${'word '.repeat(40)}late harbour mention and a tide ${'filler '.repeat(30)} the end`,
 ];
 
 async function built(ids: number[]) {
@@ -17,28 +20,52 @@ async function built(ids: number[]) {
     all.split(' ').forEach((w) => vocabulary.add(w));
     index.add({ id: ids[i]!, all, head: indexText('en', text.split(' ').slice(0, 3).join(' ')) });
   });
-  return { chunks: await exportIndex(index), vocabulary: [...vocabulary].sort() };
+  return { index, chunks: await exportIndex(index), vocabulary: [...vocabulary].sort() };
 }
 
-for (const [name, ids, width] of [['small ids', [0, 1, 2], 16], ['ids past 65535', [0, 70_000, 2], 32]] as const) {
-  test(`index codec round trip (${name})`, async () => {
-    const { chunks, vocabulary } = await built([...ids]);
+for (const [name, ids, width] of [['small ids', [0, 1, 2, 3], 16], ['ids past 65535', [0, 70_000, 2, 3], 32]] as const) {
+  test(`the compact index read in place gives FlexSearch's own results (${name})`, async () => {
+    const { index, chunks, vocabulary } = await built([...ids]);
     const { header, data } = encodeIndex(chunks, vocabulary);
     assert.equal(header.width, width);
     const bytes = new Uint8Array(data.buffer);
-    assert.deepEqual(decodeIndex(header, bytes, vocabulary), chunks);
-    // An unaligned copy (as a pooled Buffer may be) decodes the same.
+    // An unaligned copy (as a pooled Buffer may be) reads the same.
     const shifted = new Uint8Array(bytes.byteLength + 1).subarray(1);
     shifted.set(bytes);
-    assert.deepEqual(decodeIndex(header, shifted, vocabulary), chunks);
-    const search = { lang: 'en', vocabulary, index: importIndex(decodeIndex(header, bytes, vocabulary)) };
-    const original = { lang: 'en', vocabulary, index: importIndex(chunks) };
-    for (const q of ['harbour', 'bread', 'tid', 'dough rises', 'absent']) assert.deepEqual(query(search, q), query(original, q), q);
-    assert.deepEqual(query(search, 'harbour'), [ids[2], ids[0]], 'a title hit ranks first');
+    for (const copy of [bytes, shifted]) {
+      const postings = openPostings(header, copy, vocabulary.length);
+      vocabulary.forEach((word, position) => {
+        for (const field of ['all', 'head']) {
+          const ours: number[] = [];
+          forEachId(postings, field, position, 10_000, (id) => ours.push(id));
+          const theirs = (index.search(word, { limit: 10_000, index: [field as 'all' | 'head'] }) as unknown as { result: number[] }[])[0]?.result ?? [];
+          assert.deepEqual(ours, theirs, `${field}: ${word}`);
+        }
+      });
+    }
+    const search = languageSearch('en', openPostings(header, bytes, vocabulary.length), vocabulary, 70_001);
+    const flex = (word: string) => (index.search(word, { limit: 10_000, index: ['all'] }) as unknown as { result: number[] }[])[0]!.result;
+    assert.deepEqual(query(search, 'harbour'), [ids[2], ...flex('harbour').filter((id) => id !== ids[2])], 'a title hit ranks first, then FlexSearch order');
+    assert.deepEqual(query(search, 'tid'), [...new Set([...flex('tide'), ...flex('tides')])], 'a prefix matches the longer words, in vocabulary order');
+    assert.deepEqual(new Set(query(search, 'harbour tide')), new Set([ids[0], ids[2], ids[3]]), 'every word must match (tide as itself or tides)');
+    assert.deepEqual(query(search, 'harbour dough'), [], 'no post has both');
+    assert.deepEqual(query(search, 'absent'), []);
   });
 }
 
 test('index codec refuses a term outside the vocabulary', async () => {
-  const { chunks } = await built([0, 1, 2]);
+  const { chunks } = await built([0, 1, 2, 3]);
   assert.throws(() => encodeIndex(chunks, ['tide']), /missing from the vocabulary/);
+});
+
+test('snippet texts round trip by id, any script, absent posts undefined', () => {
+  const texts = ['Harbour tides', undefined, 'مرحبا بالعالم 😀', '', '日本語のテキスト'];
+  const bytes = encodeTexts(texts);
+  const shifted = new Uint8Array(bytes.byteLength + 1).subarray(1);
+  shifted.set(bytes);
+  for (const copy of [bytes, shifted]) {
+    const text = openTexts(copy);
+    assert.deepEqual(texts.map((_, id) => text(id)), ['Harbour tides', undefined, 'مرحبا بالعالم 😀', undefined, '日本語のテキスト']);
+    assert.equal(text(99), undefined);
+  }
 });

@@ -1,0 +1,45 @@
+/**
+ * Each post's plain text in one language (for snippets and phrases), by id, as one UTF-16 string:
+ * a count, the offsets of each text in code units (count + 1, Uint32), then the code units. Read
+ * back with one decode (a copy, where JSON would parse) and a slice per text.
+ */
+export function encodeTexts(texts: readonly (string | undefined)[]): Uint8Array {
+  const joined = texts.map((t) => t ?? '').join('');
+  const head = new Uint32Array(texts.length + 2);
+  head[0] = texts.length;
+  let at = 0;
+  texts.forEach((t, i) => {
+    head[i + 1] = at;
+    at += t?.length ?? 0;
+  });
+  head[texts.length + 1] = at;
+  const out = new Uint8Array(head.byteLength + joined.length * 2);
+  out.set(new Uint8Array(head.buffer));
+  const units = new Uint16Array(out.buffer, head.byteLength, joined.length);
+  for (let i = 0; i < joined.length; i++) units[i] = joined.charCodeAt(i);
+  return out;
+}
+
+let utf16: TextDecoder | undefined;
+
+/** The code units as a string (a decoder where the host has UTF-16; else in chunks). */
+function decodeUnits(bytes: Uint8Array): string {
+  try {
+    utf16 ??= new TextDecoder('utf-16le');
+    return utf16.decode(bytes);
+  } catch {
+    const units = new Uint16Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / 2);
+    let out = '';
+    for (let i = 0; i < units.length; i += 8192) out += String.fromCharCode(...units.subarray(i, i + 8192));
+    return out;
+  }
+}
+
+/** A post's text by id; undefined for a post with none in this language. */
+export function openTexts(bytes: Uint8Array): (id: number) => string | undefined {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const count = new Uint32Array(aligned.buffer as ArrayBuffer, aligned.byteOffset, 1)[0]!;
+  const offsets = new Uint32Array(aligned.buffer as ArrayBuffer, aligned.byteOffset + 4, count + 1);
+  const all = decodeUnits(aligned.subarray(4 * (count + 2)));
+  return (id) => (id < count && offsets[id + 1]! > offsets[id]! ? all.slice(offsets[id], offsets[id + 1]) : undefined);
+}
