@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import Parser from 'rss-parser';
 import { XMLParser } from 'fast-xml-parser';
 import { get, useServer } from '../helpers/server.ts';
+import { call } from '../helpers/connection.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { LANGUAGE_CODES, language } from '../../src/core/languages.ts';
 import { Ajv } from 'ajv';
@@ -145,4 +146,18 @@ test('sitemap.xml lists every available page with hreflang alternates', async ()
   const post = urls.find((u) => new URL(u.loc).pathname === '/the-slow-web')!;
   const langs = [post['xhtml:link']].flat().map((l) => l['@_hreflang']);
   assert.ok(langs.includes('x-default') && langs.includes('en') && langs.length > 2);
+});
+
+test('a feed reaches a client that takes no coding as plain bytes, and one that takes br or gzip coded (Workers: the client\'s own Accept-Encoding)', async () => {
+  for (const file of ['feed.xml', 'atom.xml', 'feed.json']) {
+    const plain = await call(site.url, `/${file}`, { headers: { 'accept-encoding': 'identity' } });
+    assert.equal(plain.status, 200, file);
+    assert.equal(plain.headers['content-encoding'], undefined, `${file} is not coded for identity`);
+    assert.equal(Number(plain.headers['content-length']), Buffer.byteLength(plain.body), file);
+    if (file === 'feed.json') assert.equal((JSON.parse(plain.body) as { version: string }).version, 'https://jsonfeed.org/version/1.1');
+    for (const coding of ['br', 'gzip']) {
+      const coded = await call(site.url, `/${file}`, { headers: { 'accept-encoding': coding } });
+      assert.equal(coded.headers['content-encoding'], coding, `${file} in ${coding}`);
+    }
+  }
 });

@@ -76,6 +76,20 @@ function durableLimiter(env: Env, limit: number, windowSeconds: number): RateLim
 
 let app: App<Env> | undefined;
 
+/**
+ * Cloudflare's edge hands the worker `Accept-Encoding: br, gzip` whatever the client sent, and
+ * recodes only the types it compresses itself; the client's own header is `cf.clientAcceptEncoding`.
+ * Negotiating on it keeps a precompressed feed or document from reaching a client that cannot read it.
+ */
+function asTheClientSent(request: Request): Request {
+  const sent = (request as Request & { cf?: { clientAcceptEncoding?: string } }).cf?.clientAcceptEncoding;
+  if (sent === undefined || sent === request.headers.get('accept-encoding')) return request;
+  const headers = new Headers(request.headers);
+  if (sent) headers.set('accept-encoding', sent);
+  else headers.delete('accept-encoding');
+  return new Request(request, { headers });
+}
+
 export default {
   fetch(request: Request, env: Env, ctx: unknown): Promise<Response> {
     if (!app) {
@@ -88,6 +102,6 @@ export default {
         bodyLimit: settings.bodyLimit,
       });
     }
-    return app.fetch(request, env, ctx);
+    return app.fetch(asTheClientSent(request), env, ctx);
   },
 };
