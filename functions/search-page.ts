@@ -35,8 +35,6 @@ const searchPage: Handler = async (ctx) => {
   const html = (await form.text()).replace(RESULTS_SLOT, () => results).replace(QUERY_SLOT, () => `value="${escapeHtml(q)}"`);
   const headers = new Headers(form.headers);
   headers.delete('etag');
-  // Results are for readers, not search engines (the form page itself stays indexable).
-  headers.set('x-robots-tag', 'noindex');
   if (status !== 200) headers.set('cache-control', 'no-store');
   return new Response(html, { status, headers });
 };

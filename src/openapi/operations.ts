@@ -166,7 +166,7 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /search': {
     tag: 'Pages',
-    description: 'The search page. Without q: the form. With q: the results of /api/search (fallback=en, 10 a page) rendered on the server, matched words in <mark>, with a pager; no JavaScript needed. Result pages carry X-Robots-Tag: noindex (the form itself is indexable). A query the search refuses is the page with the message, 400.',
+    description: 'The search page. Without q: the form. With q: the results of /api/search (fallback=en, 10 a page) rendered on the server, matched words in <mark>, with a pager; no JavaScript needed. A query the search refuses is the page with the message, 400.',
     parameters: ['pageQ', 'page'],
     replies: { 200: { description: 'The search page', type: 'text/html', schema: { type: 'string' } }, 400: { description: 'The page with the refusal (q over 256 characters, a bad page); a query string that is not valid percent-encoding is refused before any page, as JSON {error}', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Error' } } },
   },
