@@ -6,6 +6,7 @@ import { tokens } from '../search/encoders.ts';
 import { escapeHtml, fillHtml } from './html.ts';
 import { pagerHtml } from './pager.ts';
 import { sitePath } from './page-specs.ts';
+import { readerText } from './reader-text.ts';
 
 /**
  * The search page's results, rendered on the server from the core search (functions/search-page.ts),
@@ -54,7 +55,7 @@ export function resultsHtml({ lang, body, page, offset, href }: SearchPageResult
     const date = dates.format(new Date(item.date));
     return [
       `<li lang="${l.html_lang}" dir="${l.dir}">`,
-      `<h2><a href="${escapeHtml(sitePath(item.url))}">${escapeHtml(item.title)}</a></h2>`,
+      `<h2><a href="${escapeHtml(sitePath(item.url))}">${escapeHtml(readerText(item.title, item.language))}</a></h2>`,
       `<p class="meta"><time datetime="${escapeHtml(item.date)}">${escapeHtml(date)}</time>${item.translation?.automated ? ` · ${escapeHtml(m.translated)}` : ''}</p>`,
       `<p class="snippet">${markedSnippet(item.language, item.snippet, body.query)}</p>`,
       '</li>',

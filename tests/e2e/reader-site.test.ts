@@ -204,3 +204,16 @@ describe('post pages', () => {
     assert.match(api.json.data.content_html, /moon's/, 'the API keeps the author\'s characters');
   });
 });
+
+describe('titles and summaries on the pages', () => {
+  test('take the language\'s quotation marks on the post page, the lists and the search results; the API keeps the author\'s', async () => {
+    const api = (await get(site.url, '/api/posts/the-cartographers-dilemma')).json as { data: { title: string } };
+    assert.equal(api.data.title, "The Cartographer's Dilemma");
+    const curly = 'The Cartographer’s Dilemma';
+    assert.ok((await get(site.url, '/the-cartographers-dilemma')).text.includes(`<h1>${curly}</h1>`), 'post page');
+    const home = await get(site.url, '/');
+    assert.ok(home.text.includes(`>${curly}</a>`), 'home list');
+    assert.ok(!home.text.includes(">The Cartographer's Dilemma</a>"));
+    assert.ok((await get(site.url, '/search?q=cartographer')).text.includes(`>${curly}</a>`), 'search results');
+  });
+});
