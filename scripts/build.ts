@@ -15,7 +15,7 @@ import { writeNetlify } from '../src/build/targets/netlify.ts';
 import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
 import { phaseTimings } from '../src/build/timings.ts';
-import { goLive, liveBuild, newBuildId, prepareBuildDir, removeOldBuilds } from '../src/build/go-live.ts';
+import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
 import { publishBuild } from '../src/build/publish-build.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
@@ -99,6 +99,7 @@ try {
   process.exit(1);
 }
 const removed = await removeOldBuilds(PUBLISH.out);
+purgeOldBuilds(PUBLISH.out);
 await codings.sweep();
 console.log(`live: ${PUBLISH.current} -> builds/${id}${removed.length ? ` (removed ${removed.length} old build${removed.length > 1 ? 's' : ''})` : ''}`);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

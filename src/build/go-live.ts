@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { lstat, mkdir, readdir, readlink, rename, stat, symlink } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
 
 /**
  * Atomic publishing: a build is written into a fresh `builds/<id>` folder and goes live when the
@@ -53,10 +54,24 @@ export async function removeOldBuilds(out: string): Promise<string[]> {
       const age = Date.now() - (await stat(join(dir, id))).mtimeMs;
       if (age < 3_600_000) continue;
     }
-    await rm(join(dir, id), { recursive: true, force: true });
+    // Out of builds/ at once (a rename); deleted by purgeOldBuilds, off the build's path.
+    await mkdir(join(out, TRASH), { recursive: true });
+    await rename(join(dir, id), join(out, TRASH, id));
     removed.push(id);
   }
   return removed;
+}
+
+const TRASH = 'trash';
+
+/**
+ * Deletes removed builds in a detached process: a build of 1,000 essays x 14 languages is a quarter
+ * of a million files, seconds of deleting that the author need not wait for.
+ */
+export function purgeOldBuilds(out: string): void {
+  const trash = resolve(out, TRASH);
+  if (!existsSync(trash)) return;
+  spawn(process.execPath, ['-e', `require('node:fs').rmSync(${JSON.stringify(trash)}, { recursive: true, force: true })`], { detached: true, stdio: 'ignore' }).unref();
 }
 
 export async function prepareBuildDir(out: string, id: string): Promise<string> {

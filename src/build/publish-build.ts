@@ -67,7 +67,10 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
     await emitHostFiles(layout.client);
   });
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
-  return time('publish: manifest (pages and assets read, coded)', () =>
+  const manifest = await time('publish: manifest (pages and assets read, coded)', () =>
     writeManifest({ build, clientDir: layout.client, written: out.files, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest),
   );
+  // Codings of files linked from the live build stay cached too: a later build with other code needs them.
+  for (const f of manifest.files) codings?.keep(f.etag.slice(1, -1));
+  return manifest;
 }

@@ -46,6 +46,10 @@ export function variantCache(dir: string) {
       await rename(temp, file);
       await place(file, to);
     },
+    /** Marks a digest as used by this build (a file linked from the live build keeps its codings cached). */
+    keep(digest: string): void {
+      used.add(digest);
+    },
     /** Drops the entries this build did not use once they outnumber the used ones (old builds hold their own links). */
     async sweep(): Promise<number> {
       const names = await readdir(dir).catch(() => [] as string[]);
