@@ -1,13 +1,10 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser } from 'playwright-core';
 import { useServer } from '../helpers/server.ts';
+import { chromiumSkip, useChromium } from '../helpers/chromium.ts';
 import { corpus } from '../helpers/corpus.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 interface Violation { id: string; impact: string; help: string; nodes: { target: string[] }[] }
@@ -37,20 +34,14 @@ async function auditedPages(): Promise<Record<string, string>> {
   };
 }
 
-describe('axe-core in Chromium: no violations, light and dark', { skip }, () => {
+describe('axe-core in Chromium: no violations, light and dark', { skip: chromiumSkip }, () => {
   const server = useServer();
-  let browser: Browser;
-  before(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const chrome = useChromium();
 
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`${colorScheme}: home, post, search and unavailable-translation pages in en, ar, ja`, async () => {
       const found: string[] = [];
-      const context = await browser.newContext({ colorScheme });
+      const context = await chrome.browser.newContext({ colorScheme });
       for (const [name, path] of Object.entries(await auditedPages())) {
         const page = await context.newPage();
         await page.goto(server.url + path, { waitUntil: 'networkidle' });

@@ -1,31 +1,20 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/server.ts';
+import { chromiumSkip, useChromium } from '../helpers/chromium.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { readerText } from '../../src/site/reader-text.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
 
-let browser: Browser;
 
-describe('the site in Chromium', { skip }, () => {
+describe('the site in Chromium', { skip: chromiumSkip }, () => {
   const server = useServer();
-  before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const chrome = useChromium();
 
   /** Opens a page and fails the test on any console error or page error. */
   async function open(path: string, expectedStatus = 200): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await chrome.browser.newPage();
     const problems: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && !(expectedStatus === 404 && /status of 404/.test(m.text()))) problems.push(m.text());
@@ -144,10 +133,10 @@ describe('the site in Chromium', { skip }, () => {
   });
 
   test('dark theme follows the system preference', async () => {
-    const page = await browser.newPage({ colorScheme: 'dark' });
+    const page = await chrome.browser.newPage({ colorScheme: 'dark' });
     await page.goto(server.url + '/');
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const light = await browser.newPage({ colorScheme: 'light' });
+    const light = await chrome.browser.newPage({ colorScheme: 'light' });
     await light.goto(server.url + '/');
     assert.notEqual(bg, await light.evaluate(() => getComputedStyle(document.body).backgroundColor));
     // Bright images are dimmed on the dark page only.

@@ -1,31 +1,19 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
 import { useServer } from '../helpers/server.ts';
+import { chromiumSkip, useChromium } from '../helpers/chromium.ts';
 import { corpus } from '../helpers/corpus.ts';
 
 // The reader's site where layout matters (issue 16), in Chromium: search with JavaScript off,
 // lines that must not break, CJK line breaking, per-script fonts, the attribution's direction.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
 
-let browser: Browser;
 
-describe('the reader\'s site in Chromium', { skip }, () => {
+describe('the reader\'s site in Chromium', { skip: chromiumSkip }, () => {
   const server = useServer();
-  before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const chrome = useChromium();
 
   test('search works with JavaScript disabled: the form submits and the results come back marked', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chrome.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${server.url}/search`);
     await page.locator('#q').fill('tide');
@@ -43,7 +31,7 @@ describe('the reader\'s site in Chromium', { skip }, () => {
   });
 
   test('with JavaScript the same results are swapped in place: no reload, the address and Back follow', async () => {
-    const page = await browser.newPage();
+    const page = await chrome.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}/search`);
@@ -65,7 +53,7 @@ describe('the reader\'s site in Chromium', { skip }, () => {
   test('on a narrow screen the meta line keeps "· 4 min read" and "読めます" whole', async () => {
     const c = await corpus('content');
     const ja = c.availableIn('ja')[0]!.slug;
-    const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    const page = await chrome.browser.newPage({ viewport: { width: 320, height: 640 } });
     for (const path of ['/tidal-energy', `/ja/${ja}`]) {
       await page.goto(server.url + path);
       const lines = await page.locator('article .meta').first().evaluate((meta) => {
@@ -90,7 +78,7 @@ describe('the reader\'s site in Chromium', { skip }, () => {
 
   test('CJK text breaks strictly (and by phrase in Japanese); each script has its own system fonts', async () => {
     const c = await corpus('content');
-    const page = await browser.newPage();
+    const page = await chrome.browser.newPage();
     const slug = (lang: string) => c.availableIn(lang)[0]!.slug;
     await page.goto(`${server.url}/ja/${slug('ja')}`);
     const ja = await page.locator('article .body p').first().evaluate((el) => {
@@ -111,7 +99,7 @@ describe('the reader\'s site in Chromium', { skip }, () => {
   });
 
   test('in Arabic pages the English attribution is isolated: its full stop ends the English sentence', async () => {
-    const page = await browser.newPage();
+    const page = await chrome.browser.newPage();
     await page.goto(`${server.url}/ar/`);
     const [first, last] = await page.locator('footer.site p').first().evaluate((el) => {
       const text = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode()!;
