@@ -12,6 +12,7 @@ import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive
 import { readingTime } from './derive/reading-time.ts';
 import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
+import { pooled } from './pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
 import { loadPost, listPostSlugs, type PostSource, type SourceFile } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
@@ -21,20 +22,6 @@ import { writeSearchIndexes } from './search-indexes.ts';
 import { bundleDigests, DIGESTS_FILE } from './reuse.ts';
 
 const POST_CONCURRENCY = 8;
-
-/** `run` over `items` with at most `limit` at once; the results in the items' order. */
-async function pooled<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await run(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** Bump when rendering changes, so cached results are recomputed. */
 const RENDER_VERSION = '4';

@@ -10,7 +10,10 @@ import { appSettings } from '../app/settings.ts';
 import { loadCore } from './load-bundle.ts';
 import { emitFeeds } from './emit/feeds.ts';
 import { emitSitemap } from './emit/sitemap.ts';
-import { emitStaticApi, type ReusedPosts } from './emit/static-api.ts';
+import { emitStaticApi, type TakenFromLive } from './emit/static-api.ts';
+import { availableLanguages } from '../core/availability.ts';
+import { paths } from '../core/urls.ts';
+import { pooled } from './pooled.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
@@ -20,6 +23,9 @@ import { emitHostFiles } from './emit/host-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { Timings } from './timings.ts';
 import pkg from '../../package.json' with { type: 'json' };
+
+/** Links made at once when a build takes files from the live build (syscalls overlap; no CPU to share). */
+const LINKS_IN_FLIGHT = 64;
 
 /**
  * The last phase of a build, after Astro has written the pages: every answer that is a function of
@@ -34,26 +40,35 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
-  const live = reuse ? await liveBuildFiles(reuse, out, layout.client) : undefined;
-  const reusedIn = (root: string): ReusedPosts | undefined =>
-    live && reuse?.posts[root]
-      ? {
-          slugs: new Set(reuse.posts[root]),
-          answers: async (path) => {
-            const taken = await live.answers(path);
-            if (taken) out.answers.push(...taken);
-            return taken !== undefined;
-          },
-          file: (sitePath) => live.file(sitePath),
+  // Unchanged posts first: their pages, detail answers and Markdown twins, linked from the live build.
+  const taken = { answers: new Set<string>(), files: new Set<string>() } satisfies TakenFromLive;
+  if (reuse) {
+    await time('publish: unchanged posts (linked from the live build)', async () => {
+      const live = await liveBuildFiles(reuse, out, layout.client);
+      const work: (() => Promise<void>)[] = [];
+      for (const { name, base, core } of roots) {
+        for (const slug of reuse.posts[name] ?? []) {
+          const post = core.index.bySlug.get(slug);
+          if (!post) continue;
+          work.push(() => live.pages(base, slug));
+          const api = `${base}/api/posts/${slug}`;
+          work.push(async () => {
+            const answers = await live.answers(api);
+            if (!answers) return;
+            out.answers.push(...answers);
+            taken.answers.add(api);
+          });
+          for (const lang of availableLanguages(post, core.index.policy)) {
+            const twin = paths.markdown(core.catalog, slug, lang);
+            work.push(async () => void ((await live.file(twin)) && taken.files.add(twin)));
+          }
         }
-      : undefined;
-  if (live && reuse) {
-    await time('publish: pages of unchanged posts (linked)', async () => {
-      for (const root of roots) for (const slug of reuse.posts[root.name] ?? []) await live.pages(root.base, slug);
+      }
+      await pooled(work, LINKS_IN_FLIGHT, (run) => run());
     });
   }
   await time('publish: API answers and discovery', async () => {
-    for (const root of roots) await emitStaticApi(root, functions, out, reusedIn(root.name));
+    for (const root of roots) await emitStaticApi(root, functions, out, taken);
   });
   await time('publish: feeds, sitemaps, skills, media', async () => {
     for (const root of roots) {

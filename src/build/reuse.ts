@@ -110,9 +110,7 @@ export async function liveBuildFiles(reuse: Reuse, out: { files: ReturnType<type
     ...files,
     /** A post's page in every language (or its unavailable page), as Astro wrote them for the live build. */
     async pages(base: string, slug: string): Promise<void> {
-      for (const lang of LANGUAGE_CODES) {
-        for (const kind of ['post', 'unavailable'] as const) await files.file(`${base}/${pathOf({ kind, lang, slug })}/index.html`);
-      }
+      await Promise.all(LANGUAGE_CODES.flatMap((lang) => (['post', 'unavailable'] as const).map((kind) => files.file(`${base}/${pathOf({ kind, lang, slug })}/index.html`))));
     },
   };
 }

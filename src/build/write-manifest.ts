@@ -65,6 +65,8 @@ export const HOST_FILES = ['/_headers', '/_redirects', '/404.html'];
 const segmentsIn = (dir: string, base: string) => (base && (dir === base || dir.startsWith(`${base}/`)) ? dir.slice(base.length) : dir).split('/').filter(Boolean);
 const isLanguage = (seg: string | undefined) => seg !== undefined && LANGUAGE_CODES.includes(seg);
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Homes carry a trailing slash; every other page does not. */
 function pageKey(dir: string, base: string): string {
   const segs = segmentsIn(dir, base);
@@ -128,7 +130,9 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   const unavailable: Record<string, number> = {};
   const keyed = (path: string, query: ManifestPath['query']) => (pathsOut[path] ??= { query, answers: {} });
 
-  for (const a of input.answers) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
+  // In request order, whatever order they were made or linked in: the same answers give the same manifest.
+  const ordered = [...input.answers].sort((a, b) => (a.path === b.path ? compare(a.query, b.query) : compare(a.path, b.path)));
+  for (const a of ordered) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
   const bases = input.cores.map((c) => c.catalog.base).sort((a, b) => b.length - a.length);
   const answerFiles = new Set(input.answers.map((a) => a.file));
   const walked = (await readdir(input.clientDir, { recursive: true, withFileTypes: true }))

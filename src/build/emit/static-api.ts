@@ -8,12 +8,10 @@ import { ROUTES, type FunctionLayer, type Route } from '../../../functions/route
 import type { Root } from '../../../functions/context.ts';
 import type { Publisher } from './publisher.ts';
 
-/** Posts of this root whose answers the live build holds (reuse.ts), and how to take them from it. */
-export interface ReusedPosts {
-  slugs: ReadonlySet<string>;
-  /** True when every answer of the path was taken. */
-  answers(path: string): Promise<boolean>;
-  file(sitePath: string): Promise<boolean>;
+/** What the build already took from the live build (reuse.ts): paths whose answers, and files, it holds. */
+export interface TakenFromLive {
+  answers: ReadonlySet<string>;
+  files: ReadonlySet<string>;
 }
 
 /** Headers an answer's file keeps in the manifest; the rest are the server's policies. */
@@ -54,7 +52,7 @@ function* queries(shape: NonNullable<Route['query']>): Generator<URLSearchParams
  * request through the same function layer the server runs (so the bytes are the server's), and
  * the Markdown twins of the posts. Only 200 answers are published.
  */
-export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, reused?: ReusedPosts): Promise<void> {
+export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, taken?: TakenFromLive): Promise<void> {
   const { base } = root.core.catalog;
   const publish = async (path: string, query: string, shape: QueryShape): Promise<unknown> => {
     const target = `${base}${path}${query ? `?${query}` : ''}`;
@@ -73,7 +71,7 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
     if (!route.query || (route.method ?? 'GET') !== 'GET') continue;
     for (const params of expand(route, root)) {
       const path = fill(route.path, params);
-      if (params.slug && reused?.slugs.has(params.slug) && (await reused.answers(`${base}${path}`))) continue;
+      if (taken?.answers.has(`${base}${path}`)) continue;
       const seen = new Set<string>();
       for (const q of queries(route.query)) {
         for (let page = 1; ; page++) {
@@ -90,7 +88,7 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
   const { core } = root;
   for (const post of core.catalog.posts) {
     for (const lang of availableLanguages(post, core.index.policy)) {
-      if (reused?.slugs.has(post.slug) && (await reused.file(paths.markdown(core.catalog, post.slug, lang)))) continue;
+      if (taken?.files.has(paths.markdown(core.catalog, post.slug, lang))) continue;
       const single = await core.posts.get(post.slug, new URLSearchParams({ lang }));
       await out.write(paths.markdown(core.catalog, post.slug, lang), markdownDocument(single));
     }
