@@ -69,6 +69,8 @@ process.env.FOLIO_BUILD_DIR = dir;
 // br and gzip codings of bytes an earlier build published are linked, not made again.
 const codings = variantCache(join(CACHE_DIR, 'codings'));
 try {
+  // The live build's bundles, when the same code made them, lend what did not change (search indexes).
+  if (liveLayout && liveInputs?.code === code) process.env.FOLIO_LIVE_BUNDLES = join(liveLayout.dir, 'bundle');
   const bundle = await timings.time('content -> bundles (load, render, index)', async () => spawnSync(process.execPath, ['scripts/bundle.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }));
   process.stdout.write(bundle.stdout);
   if (bundle.status !== 0) throw new Error(`the bundle step failed (exit ${bundle.status ?? 'signal'})`);

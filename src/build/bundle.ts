@@ -35,12 +35,14 @@ export interface BundleOptions {
   base: string;
   siteUrl?: string;
   cacheDir: string;
+  /** The live build's bundle of this root, when it was made by the same code: unchanged search indexes are linked from it. */
+  liveDir?: string;
 }
 
 export interface BundleResult {
   catalog: Catalog;
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
-  stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number };
+  stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number };
 }
 
 /** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
@@ -182,6 +184,6 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution }, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, bodyDigests)));
-  await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'));
-  return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused } };
+  const searchTaken = await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'), opts.liveDir && join(opts.liveDir, 'search'));
+  return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, searchTaken } };
 }

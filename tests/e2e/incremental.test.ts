@@ -30,12 +30,14 @@ async function files(root: string): Promise<Map<string, Buffer>> {
   return out;
 }
 
-/** Every published file and the manifest (but its build id and time) of two builds. */
+/** Every published file, every file of the bundles the server loads (search indexes included), and the manifest (but its build id and time) of two builds. */
 async function assertSameOutput(a: string, b: string) {
-  const [fa, fb] = await Promise.all([files(join(a, 'current', 'site', 'client')), files(join(b, 'current', 'site', 'client'))]);
-  assert.deepEqual([...fa.keys()].sort(), [...fb.keys()].sort(), 'the same files');
-  const differ = [...fa].filter(([name, bytes]) => !bytes.equals(fb.get(name)!)).map(([name]) => name);
-  assert.deepEqual(differ, [], 'byte-identical files');
+  for (const part of [['site', 'client'], ['bundle']]) {
+    const [fa, fb] = await Promise.all([files(join(a, 'current', ...part)), files(join(b, 'current', ...part))]);
+    assert.deepEqual([...fa.keys()].sort(), [...fb.keys()].sort(), `the same files in ${part.join('/')}`);
+    const differ = [...fa].filter(([name, bytes]) => !bytes.equals(fb.get(name)!)).map(([name]) => name);
+    assert.deepEqual(differ, [], `byte-identical files in ${part.join('/')}`);
+  }
   const manifest = async (d: string) => {
     const { build: _b, created: _c, ...rest } = JSON.parse(await readFile(join(d, 'current', 'manifest.json'), 'utf8')) as Record<string, unknown>;
     return rest;
@@ -66,6 +68,7 @@ describe('incremental builds', () => {
     const sandbox = (await readdir('sandbox/posts')).length;
     assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
     assert.match(incremental, /^publish: unchanged posts \(linked from the live build\)/m);
+    assert.match(incremental, /bundle main: .*search indexes: ([1-9]|1[0-3]) of 14 taken from the live build/, 'the languages whose posts did not change keep their index');
     await build(join(dir, 'clean'), join(dir, 'clean-cache'));
     await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
   });
