@@ -41,12 +41,27 @@ before(async () => {
 });
 after(() => server?.stop());
 
+/**
+ * The local Workers preview (wrangler's proxy in front of workerd), under load, sometimes loses the
+ * connection of a large upload the worker refused early (413 before reading it) and answers 500
+ * "Network connection lost." itself. That answer is the preview's, never the worker's: such a case is
+ * sent once more, and the retries are counted and printed.
+ */
+let previewRetries = 0;
+const isPreviewLoss = (a: Answer) => TARGET === 'cloudflare' && a.status === 500 && a.body.trim() === 'Network connection lost.';
+
+async function send(c: Case): Promise<Answer> {
+  const a = await sendOnce(c);
+  if (!isPreviewLoss(a)) return a;
+  previewRetries++;
+  return sendOnce(c);
+}
+
 /** One request on a connection of its own; an event stream is read for a moment, then dropped. */
-function send(c: Case): Promise<Answer> {
+function sendOnce(c: Case): Promise<Answer> {
   const u = new URL(server.url);
   return new Promise((resolve, reject) => {
-    // identity unless a case says otherwise: the bodies are read as text (and the Workers preview
-    // codes published files br for a client that sends no Accept-Encoding).
+    // identity unless a case says otherwise: the bodies are read as text.
     const headers = { 'accept-encoding': 'identity', ...c.headers };
     const req = request({ host: u.hostname, port: u.port, method: c.method, path: c.path, headers, agent: false }, (res) => {
       let body = '';
@@ -300,7 +315,7 @@ test('fuzz: every answer is a documented status, type and body; no 5xx', { timeo
   const byStatus = [...statuses].sort(([x], [y]) => x - y).map(([s, n]) => `${s}: ${n}`).join(', ');
   console.log(`fuzz (${TARGET}, seed ${SEED}, ${RUNS} positive and ${RUNS} negative cases per operation, ${hostile.length} hostile): ${sent} of ${cases.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s${stopped ? ' (time budget reached)' : ''}`);
   console.log(`statuses: ${byStatus} (${pages} answers were site pages outside the API document)`);
-  console.log(`5xx: ${fiveHundreds}, undocumented statuses: ${undocumented}, schema mismatches: ${mismatches} (besides ${switchedOff} documented 503s of paid contact, switched off on this server)`);
+  console.log(`5xx: ${fiveHundreds}, undocumented statuses: ${undocumented}, schema mismatches: ${mismatches} (besides ${switchedOff} documented 503s of paid contact, switched off on this server)${previewRetries ? `; ${previewRetries} sent again after the preview lost the connection` : ''}`);
   if (problems.length) console.log(problems.join('\n'));
   assert.equal(fiveHundreds + undocumented + mismatches, 0, 'every answer matches /openapi.json');
   assert.ok(sent > cases.length / 2, 'most cases were sent within the time budget');
