@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { copyFile, link, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { placeFile } from './place-file.ts';
 import { dirname, join } from 'node:path';
 import { indexCatalog } from '../core/catalog-index.ts';
 import type { Catalog } from '../core/types.ts';
@@ -61,14 +62,11 @@ export async function reusablePosts(live: BuildLayout | undefined, liveCode: str
 
 async function place(from: string, to: string) {
   await mkdir(dirname(to), { recursive: true });
-  await link(from, to).catch(async (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EXDEV') throw e;
-    await copyFile(from, to);
-  });
+  await placeFile(from, to);
 }
 
 /** The live build's files, to be linked into a new build with their facts (no read, no hash, no coding). */
-export function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typeof variantWriter>, client: string) {
+function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typeof variantWriter>, client: string) {
   const byName = new Map(manifest.files.map((f) => [f.file, f]));
   const adopt = async (f: ManifestFile) => {
     await place(join(from.client, f.file), join(client, f.file));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { link, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { placeFile } from './place-file.ts';
 import { join } from 'node:path';
 import { availableLanguages } from '../core/availability.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
@@ -37,7 +38,7 @@ export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Ma
     const digest = inputs.digest('hex');
     const digestFile = `${lang}.digest`;
     if (live && (await readFile(join(live, digestFile), 'utf8').catch(() => '')) === digest) {
-      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) await link(join(live, file), join(dir, file));
+      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) await placeFile(join(live, file), join(dir, file));
       taken++;
       continue;
     }

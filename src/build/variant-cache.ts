@@ -1,33 +1,24 @@
-import { copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/** A coding of a file's bytes: its length, or undefined when it is not worth serving. */
-export type Coded = number | undefined;
+import { placeFile } from './place-file.ts';
 
 /**
  * Precompressed variants kept across builds by the bytes' digest (the ETag), so a rebuild codes only
  * what changed. An entry is a file per coding (`<digest>.br`, `<digest>.gz`), or an empty
- * `<digest>.<ext>.none` saying the coding did not pay. Entries reach a build as hard links (a copy
- * across file systems); nothing writes to a published file after it is placed, so they stay shared.
+ * `<digest>.<ext>.none` saying the coding did not pay. Entries reach a build through placeFile.
  */
 export function variantCache(dir: string) {
   const used = new Set<string>();
   let ready: Promise<unknown> | undefined;
   const entry = (digest: string, ext: string) => join(dir, `${digest}.${ext}`);
-  const place = async (from: string, to: string) => {
-    await link(from, to).catch(async (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EXDEV') throw e;
-      await copyFile(from, to);
-    });
-  };
   return {
     /** The coding's length, placed at `to`; 'none' when it did not pay; undefined when not cached. */
-    async take(digest: string, ext: string, to: string): Promise<Coded | 'none' | undefined> {
+    async take(digest: string, ext: string, to: string): Promise<number | 'none' | undefined> {
       used.add(digest);
       try {
         const from = entry(digest, ext);
         const { size } = await stat(from);
-        await place(from, to);
+        await placeFile(from, to);
         return size;
       } catch {
         return (await stat(`${entry(digest, ext)}.none`).then(() => true, () => false)) ? 'none' : undefined;
@@ -44,7 +35,7 @@ export function variantCache(dir: string) {
       const temp = `${file}.${process.pid}.tmp`;
       await writeFile(temp, bytes);
       await rename(temp, file);
-      await place(file, to);
+      await placeFile(file, to);
     },
     /** Marks a digest as used by this build (a file linked from the live build keeps its codings cached). */
     keep(digest: string): void {

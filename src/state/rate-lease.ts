@@ -1,4 +1,4 @@
-import type { RateDecision } from '../app/policies/rate-limit.ts';
+import { decisionAt, type RateDecision } from '../app/policies/rate-limit.ts';
 
 /**
  * What one process knows of a client's window on a shared store, so most hits need no round trip
@@ -15,7 +15,7 @@ import type { RateDecision } from '../app/policies/rate-limit.ts';
 export const MAX_LEASE = 256;
 export const LEASE_SHARE = 1024;
 /** Clients remembered per process; past this, hits are counted by the store one by one. */
-export const MAX_LEASES = 10_000;
+const MAX_LEASES = 10_000;
 
 interface Lease {
   end: number;
@@ -39,15 +39,14 @@ export interface LeaseBook {
 
 export function leaseBook(limit: number): LeaseBook {
   const leases = new Map<string, Lease>();
-  const decision = (count: number, end: number): RateDecision => ({ limit, remaining: Math.max(0, limit - count), reset: Math.ceil(end / 1000), allowed: count <= limit });
   return {
     local(key, cost, end) {
       const lease = leases.get(key);
       if (!lease || lease.end !== end) return undefined;
-      if (lease.next > limit) return decision(lease.next, end);
+      if (lease.next > limit) return decisionAt(lease.next, limit, end);
       if (lease.next + cost - 1 > lease.last) return undefined;
       lease.next += cost;
-      return decision(lease.next - 1, end);
+      return decisionAt(lease.next - 1, limit, end);
     },
     extra(key, end) {
       const lease = leases.get(key);

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StreamCounter } from '../../functions/sse.ts';
-import type { RateDecision, RateLimiter } from '../app/policies/rate-limit.ts';
+import { decisionAt, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
 import type { LegacySession, SessionBus } from './session-bus.ts';
 import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import { leasedLock } from './leased-lock.ts';
@@ -96,7 +96,7 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
               let count = after - extra - total;
               for (const w of waiters) {
                 count += w.cost;
-                w.resolve({ limit, remaining: Math.max(0, limit - count), reset: Math.ceil(end / 1000), allowed: count <= limit });
+                w.resolve(decisionAt(count, limit, end));
               }
             },
             (e: unknown) => waiters.forEach((w) => w.reject(e)),

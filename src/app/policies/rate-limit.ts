@@ -16,7 +16,12 @@ export interface RateLimiter {
 
 /** The decision after `count` requests in fixed window number `window` (windows of `windowMs` from the epoch). */
 export function windowDecision(count: number, window: number, limit: number, windowMs: number): RateDecision {
-  return { limit, remaining: Math.max(0, limit - count), reset: Math.ceil(((window + 1) * windowMs) / 1000), allowed: count <= limit };
+  return decisionAt(count, limit, (window + 1) * windowMs);
+}
+
+/** The decision after `count` requests in the window that ends at `endMs` (epoch milliseconds). */
+export function decisionAt(count: number, limit: number, endMs: number): RateDecision {
+  return { limit, remaining: Math.max(0, limit - count), reset: Math.ceil(endMs / 1000), allowed: count <= limit };
 }
 
 export function rateHeaders(d: RateDecision): Record<string, string> {
