@@ -78,10 +78,7 @@ export function createFrontServer(deps: FrontServerDeps) {
         if (fast === 'served') return;
         counted = fast;
       }
-      // A stream learns that its client left through the request's signal.
-      const controller = new AbortController();
-      res.once('close', () => controller.abort());
-      const response = await app.handle(toWebRequest(req, env.target, controller.signal), env, counted);
+      const response = await app.handle(toWebRequest(req, env.target), env, counted);
       await writeResponse(res, response);
     } catch (e) {
       log(`error on ${method} ${env.target}: ${(e as Error).stack ?? String(e)}`);
