@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeIndex, forEachId, openPostings } from '../../src/search/index-codec.ts';
-import { createIndex, exportIndex, indexText, languageSearch, query } from '../../src/search/search-index.ts';
+import { encodeIndex, markIds, openPostings } from '../../src/search/index-codec.ts';
+import fc from 'fast-check';
+import { createIndex, expand, exportIndex, indexText, languageSearch, query } from '../../src/search/search-index.ts';
 import { encodeTexts, openTexts } from '../../src/search/texts-codec.ts';
 
 const DOCS = [
@@ -37,7 +38,7 @@ for (const [name, ids, width] of [['small ids', [0, 1, 2, 3], 16], ['ids past 65
       vocabulary.forEach((word, position) => {
         for (const field of ['all', 'head']) {
           const ours: number[] = [];
-          forEachId(postings, field, position, 10_000, (id) => ours.push(id));
+          markIds(postings, field, position, 10_000, new Uint32Array(70_001), 1, ours);
           const theirs = (index.search(word, { limit: 10_000, index: [field as 'all' | 'head'] }) as unknown as { result: number[] }[])[0]?.result ?? [];
           assert.deepEqual(ours, theirs, `${field}: ${word}`);
         }
@@ -68,4 +69,19 @@ test('snippet texts round trip by id, any script, absent posts undefined', () =>
     assert.deepEqual(texts.map((_, id) => text(id)), ['Harbour tides', undefined, 'مرحبا بالعالم 😀', undefined, '日本語のテキスト']);
     assert.equal(text(99), undefined);
   }
+});
+
+test('Chinese and Japanese query words expand to every vocabulary word holding them, in vocabulary order, as a full scan finds them', () => {
+  const chars = fc.constantFrom(...'潮汐能量海水电力发電気エネルギー波の力');
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.string({ unit: chars, minLength: 1, maxLength: 4 }), { maxLength: 400 }), fc.string({ unit: chars, minLength: 1, maxLength: 3 }), (words, word) => {
+      const vocabulary = [...words].sort();
+      for (const lang of ['zh', 'ja']) {
+        const search = languageSearch(lang, { data: new Uint16Array(), fields: new Map() }, vocabulary, 0);
+        const scanned = vocabulary.flatMap((w, i) => (w.includes(word) ? [i] : [])).slice(0, 200);
+        assert.deepEqual(expand(search, word), scanned);
+      }
+    }),
+    { numRuns: 300 },
+  );
 });
