@@ -252,6 +252,7 @@ try {
     await (await fetch(`${server.url}/api/search?q=zz&lang=${lang}`)).arrayBuffer();
     firsts.push(performance.now() - t);
   }
+  console.log(`first searches (ms): ${firsts.map((f) => f.toFixed(0)).join(" ")}`);
   console.log(`start: server ready in ${pct(readies, 50).toFixed(0)} ms (spawn to listening, median of 3; target <= 1000), the demo build's in ${demoReady.toFixed(0)} ms`);
   console.log(`start: a language opens on its first search in at most ${slowest.toFixed(1)} ms in-process (target <= 50; the others then load in the background); first search per language over HTTP, from a fresh server: max ${Math.max(...firsts).toFixed(1)} ms`);
 

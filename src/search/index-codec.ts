@@ -88,16 +88,16 @@ export function openPostings(header: IndexHeader, bytes: Uint8Array, vocabularyS
 
 /**
  * Marks the ids of the word at `position` in `field` with `mark` in `marks`, in rank order, at most
- * `limit` of them; those not marked before are appended to `newly`. Marks by number let a query
+ * `limit` of them; those not marked before are appended to `newly`. False: the word is not in `field`. Marks by number let a query
  * union and intersect words without a Set, and nothing is cleared between queries.
  */
-export function markIds(postings: Postings, field: string, position: number, limit: number, marks: Uint32Array, mark: number, newly?: number[]): void {
+export function markIds(postings: Postings, field: string, position: number, limit: number, marks: Uint32Array, mark: number, newly?: number[]): boolean {
   const { data } = postings;
   let p = postings.fields.get(field)?.[position] ?? -1;
-  if (p < 0) return;
+  if (p < 0) return false;
   for (let slots = data[p++]!; slots > 0; slots--) {
     for (let n = data[p++]!; n > 0; n--, p++) {
-      if (limit-- <= 0) return;
+      if (limit-- <= 0) return true;
       const id = data[p]!;
       if (marks[id] !== mark) {
         marks[id] = mark;
@@ -105,4 +105,5 @@ export function markIds(postings: Postings, field: string, position: number, lim
       }
     }
   }
+  return true;
 }

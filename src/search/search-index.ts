@@ -118,13 +118,15 @@ export function query(search: LanguageSearch, text: string): number[] {
   const { postings, marks } = search;
   const { seen, head } = marks;
   const queryMark = ++marks.generation;
+  const words = tokens(search.lang, text);
   let matched: number[] | undefined;
-  for (const word of new Set(tokens(search.lang, text))) {
+  let headHits = false;
+  for (const word of words.length > 1 ? new Set(words) : words) {
     const wordMark = ++marks.generation;
     const ids: number[] = [];
     for (const position of expand(search, word)) {
       markIds(postings, 'all', position, INDEX_LIMIT, seen, wordMark, ids);
-      markIds(postings, 'head', position, INDEX_LIMIT, head, queryMark);
+      headHits = markIds(postings, 'head', position, INDEX_LIMIT, head, queryMark) || headHits;
     }
     if (matched === undefined) matched = ids;
     else {
@@ -134,7 +136,7 @@ export function query(search: LanguageSearch, text: string): number[] {
     }
     if (matched.length === 0) return [];
   }
-  if (!matched) return [];
+  if (!matched || !headHits) return matched ?? [];
   const out = new Array<number>(matched.length);
   let at = 0;
   for (const id of matched) if (head[id] === queryMark) out[at++] = id;
