@@ -18,7 +18,7 @@ const FILES = ['index.json', 'index.bin', 'texts.bin', 'vocabulary.json'];
  * snippets (texts-codec.ts).
  */
 /** Returns how many languages' indexes were taken from the live build. */
-export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Map<string, string>>, dir: string, live?: string): Promise<number> {
+export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string, live?: string): Promise<number> {
   let taken = 0;
   await mkdir(dir, { recursive: true });
   const policy = { serveStale: catalog.site.serve_stale };
@@ -28,7 +28,7 @@ export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Ma
     for (const [id, post] of catalog.posts.entries()) {
       if (!availableLanguages(post, policy).includes(lang)) continue;
       const entry = post.entries[lang]!;
-      const body = texts.get(post.slug)?.get(lang) ?? '';
+      const body = text(post.slug, lang) ?? '';
       const terms = [...post.categories, ...post.tags].map((t) => t.name).join(' ');
       const head = [entry.title, entry.summary ?? '', terms].join(' \n ');
       inputs.update(`${id}\0${head}\0${body}\0`);
