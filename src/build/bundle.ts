@@ -43,7 +43,7 @@ export interface BundleOptions {
 export interface BundleResult {
   catalog: Catalog;
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
-  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number };
+  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number };
 }
 
 /** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
@@ -78,7 +78,7 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const postDigests = new Map<string, string>();
   const sourceDigests = new Map<string, string>();
   let entries = 0;
-  let postsTaken = 0;
+  const taken = new Set<string>();
 
   /** Every responsive variant of the post's images, into the bundle (encoded once, then from the cache). */
   const encodeVariants = (dir: string, mediaPath: string, images: readonly ImageInfo[]) => {
@@ -94,7 +94,6 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
     await live!.place(entry.record, assets, opts.outDir);
     encodeVariants(join(postsDir, entry.record.slug), paths.media(scope, entry.record.slug, ''), entry.record.images);
     entries += Object.keys(entry.record.entries).length;
-    postsTaken++;
     return entry;
   };
   const bundlePost = async (slug: string): Promise<Bundled> => {
@@ -187,8 +186,10 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const bundle = (slug: string) => {
     const source = postSource(postsDir, slug, context);
     if (source) sourceDigests.set(slug, source.digest);
-    const taken = source && live?.entry(slug, source.digest);
-    return taken ? takePost(taken, source.assets) : bundlePost(slug);
+    const entry = source && live?.entry(slug, source.digest);
+    if (!entry) return bundlePost(slug);
+    taken.add(slug);
+    return takePost(entry, source.assets);
   };
   const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundle(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
   const errors: FileError[] = [];
@@ -211,6 +212,8 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution }, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
-  const searchTaken = await writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), opts.liveDir && join(opts.liveDir, 'search'));
-  return { catalog, stats: { posts: posts.length, postsTaken, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, searchTaken } };
+  const changed = new Set(slugs.filter((slug) => !taken.has(slug)));
+  const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
+  const search = await writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined);
+  return { catalog, stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, searchTaken: search.taken, searchUpdated: search.updated } };
 }

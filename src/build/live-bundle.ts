@@ -40,6 +40,8 @@ export async function liveBundle(dir: string) {
     return byId;
   };
   return {
+    /** Its posts' slugs, in catalog order (their ids in its search indexes). */
+    slugs: catalog.posts.map((p) => p.slug),
     /** The live entry of `slug` when its source digest is `source`; undefined for a post changed or new since. */
     entry(slug: string, source: string | undefined): LiveEntry | undefined {
       const id = ids.get(slug);
