@@ -13,7 +13,7 @@ for (const root of ROOTS) {
     const result = await buildBundle({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
     siteUrl ??= result.catalog.site_url;
     const s = result.stats;
-    console.log(`bundle ${root.name}: ${s.posts} posts, ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, search indexes: ${s.searchTaken} of 14 taken from the live build, in ${Math.round(performance.now() - t)} ms`);
+    console.log(`bundle ${root.name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, search indexes: ${s.searchTaken} of 14 taken from the live build (${s.searchUpdated} updated from it), in ${Math.round(performance.now() - t)} ms`);
   } catch (e) {
     // Content errors are the author's to fix: one line each, every root's, no stack trace.
     if (e instanceof ContentErrors) errors.push(...e.errors);

@@ -14,12 +14,13 @@ import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
-import { loadPost, listPostSlugs, type PostSource, type SourceFile } from './load/posts.ts';
+import { loadPost, listPostSlugs, postSource, type PostSource, type SourceFile } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
 import { slugify } from './slugify.ts';
 import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
-import { bundleDigests, DIGESTS_FILE } from './reuse.ts';
+import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse.ts';
+import { liveBundle, type LiveEntry } from './live-bundle.ts';
 
 const POST_CONCURRENCY = 8;
 
@@ -35,14 +36,14 @@ export interface BundleOptions {
   base: string;
   siteUrl?: string;
   cacheDir: string;
-  /** The live build's bundle of this root, when it was made by the same code: unchanged search indexes are linked from it. */
+  /** The live build's bundle of this root, when it was made by the same code: unchanged posts' entries and search indexes are taken from it. */
   liveDir?: string;
 }
 
 export interface BundleResult {
   catalog: Catalog;
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
-  stats: { posts: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number };
+  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number };
 }
 
 /** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
@@ -65,16 +66,36 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const scope = { site_url: siteUrl, base: opts.base };
   const postsDir = join(opts.contentDir, 'posts');
   const cache = new DigestCache<Rendered>(opts.cacheDir);
+  const live = opts.liveDir ? await liveBundle(opts.liveDir) : undefined;
+  // What a post's entry takes from its root besides its folder (the code is the live build's, or nothing is taken).
+  const context = JSON.stringify({ siteUrl, base: opts.base, settings: site.settings });
   await rm(opts.outDir, { recursive: true, force: true });
   const variants = new VariantMaker(opts.cacheDir, join(opts.outDir, 'media', VARIANT_FOLDER));
   const encoding: Promise<void>[] = [];
   const encodeErrors: FileError[] = [];
   const posts: PostRecord[] = [];
-  const texts = new Map<string, Map<string, string>>();
-  const bodyDigests = new Map<string, string>();
+  const texts = new Map<string, (lang: string) => string | undefined>();
+  const postDigests = new Map<string, string>();
+  const sourceDigests = new Map<string, string>();
   let entries = 0;
+  const taken = new Set<string>();
 
-  type Bundled = { record: PostRecord; texts: Map<string, string>; digest: string };
+  /** Every responsive variant of the post's images, into the bundle (encoded once, then from the cache). */
+  const encodeVariants = (dir: string, mediaPath: string, images: readonly ImageInfo[]) => {
+    for (const { path, width, height, digest } of images) {
+      const file = join(dir, path.slice(mediaPath.length));
+      if (hasVariants(file)) encoding.push(variants.make(file, { width, height, digest }).catch((e: Error) => void encodeErrors.push(new FileError(file, '', `could not be encoded: ${e.message}`))));
+    }
+  };
+
+  type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string };
+  /** A post unchanged since the live build: its entry taken whole (bodies and media linked). */
+  const takePost = async (entry: LiveEntry, assets: readonly string[]): Promise<Bundled> => {
+    await live!.place(entry.record, assets, opts.outDir);
+    encodeVariants(join(postsDir, entry.record.slug), paths.media(scope, entry.record.slug, ''), entry.record.images);
+    entries += Object.keys(entry.record.entries).length;
+    return entry;
+  };
   const bundlePost = async (slug: string): Promise<Bundled> => {
     const source: PostSource = await loadPost(postsDir, slug);
     const { english } = source;
@@ -135,9 +156,8 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
     for (const name of imageNames) {
       const { width, height, digest } = facts[name] ?? (await measureImage(source.dir, name));
       images.push({ path: mediaPath + name, width, height, digest, featured: name === english.featured_image });
-      const file = join(source.dir, name);
-      if (hasVariants(name)) encoding.push(variants.make(file, { width, height, digest }).catch((e: Error) => void encodeErrors.push(new FileError(file, '', `could not be encoded: ${e.message}`))));
     }
+    encodeVariants(source.dir, mediaPath, images);
     if (source.assets.length > 0) {
       const mediaDir = join(opts.outDir, 'media', slug);
       await mkdir(mediaDir, { recursive: true });
@@ -157,19 +177,27 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
       images,
       entries: postEntries,
     };
-    return { record, texts: postTexts, digest: bytes.digest('hex') };
+    return { record, text: (lang) => postTexts.get(lang), digest: postDigest(record, bytes.digest('hex')) };
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
   const slugs = await listPostSlugs(postsDir);
   const renders = renderPool();
-  const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundlePost(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
+  const bundle = (slug: string) => {
+    const source = postSource(postsDir, slug, context);
+    if (source) sourceDigests.set(slug, source.digest);
+    const entry = source && live?.entry(slug, source.digest);
+    if (!entry) return bundlePost(slug);
+    taken.add(slug);
+    return takePost(entry, source.assets);
+  };
+  const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundle(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
   const errors: FileError[] = [];
   done.forEach((result, i) => {
     if ('b' in result) {
       posts.push(result.b.record);
-      texts.set(slugs[i]!, result.b.texts);
-      bodyDigests.set(slugs[i]!, result.b.digest);
+      texts.set(slugs[i]!, result.b.text);
+      postDigests.set(slugs[i]!, result.b.digest);
     } else if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
     else if (result.e instanceof FileError) errors.push(result.e);
     else throw result.e;
@@ -183,7 +211,9 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const attribution = format(site.settings.attribution, { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') });
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution }, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
-  await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, bodyDigests)));
-  const searchTaken = await writeSearchIndexes(catalog, texts, join(opts.outDir, 'search'), opts.liveDir && join(opts.liveDir, 'search'));
-  return { catalog, stats: { posts: posts.length, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, searchTaken } };
+  await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
+  const changed = new Set(slugs.filter((slug) => !taken.has(slug)));
+  const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
+  const search = await writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined);
+  return { catalog, stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, searchTaken: search.taken, searchUpdated: search.updated } };
 }

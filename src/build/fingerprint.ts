@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /** What a build's output depends on besides the content: the code and the settings it reads. */
@@ -17,11 +17,12 @@ async function* files(path: string): AsyncGenerator<string> {
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) yield* files(join(path, e.name));
 }
 
+// Files are read synchronously: thousands of small files read several times faster than through the promise API.
 async function digest(roots: readonly string[], hash = createHash('sha256')) {
   for (const root of roots) {
     for await (const file of files(root)) {
       hash.update(`${root}:${relative(root, file).split(sep).join('/')}\0`);
-      hash.update(await readFile(file));
+      hash.update(readFileSync(file));
     }
   }
   return hash;

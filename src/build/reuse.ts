@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { placeFile } from './place-file.ts';
 import { dirname, join } from 'node:path';
 import { indexCatalog } from '../core/catalog-index.ts';
-import type { Catalog } from '../core/types.ts';
+import type { Catalog, PostRecord } from '../core/types.ts';
 import type { Manifest, ManifestFile } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
 import type { FileFacts, variantWriter } from './file-variants.ts';
@@ -25,18 +25,25 @@ export const REUSE_FILE = 'reuse.json';
 
 export interface BundleDigests {
   scope: string;
+  /** Per slug: the post's record, rendered bodies and media (what its pages and answers are made of). */
   posts: Record<string, string>;
+  /** Per slug: the post's source (its folder and what it takes from its root), to take its entry from the live bundle (live-bundle.ts). */
+  sources: Record<string, string>;
 }
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** `bodies`: per slug, a digest of the post's rendered bodies and media bytes. */
-export function bundleDigests(catalog: Catalog, bodies: ReadonlyMap<string, string>): BundleDigests {
+/** A post's digest: its record and `bodies`, a digest of its rendered bodies and media bytes. */
+export const postDigest = (record: PostRecord, bodies: string) => sha(`${JSON.stringify(record)}\0${bodies}`);
+
+/** `posts` and `sources`: per slug, the post's digest and its source's. */
+export function bundleDigests(catalog: Catalog, posts: ReadonlyMap<string, string>, sources: ReadonlyMap<string, string>): BundleDigests {
   const { languagesWithPosts } = indexCatalog(catalog);
-  const { posts, ...scope } = catalog;
+  const { posts: records, ...scope } = catalog;
   return {
     scope: sha(JSON.stringify({ scope, languagesWithPosts })),
-    posts: Object.fromEntries(posts.map((p) => [p.slug, sha(`${JSON.stringify(p)}\0${bodies.get(p.slug) ?? ''}`)])),
+    posts: Object.fromEntries(records.map((p) => [p.slug, posts.get(p.slug)!])),
+    sources: Object.fromEntries(records.map((p) => [p.slug, sources.get(p.slug)!])),
   };
 }
 

@@ -5,30 +5,72 @@ import { join } from 'node:path';
 import { availableLanguages } from '../core/availability.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { Catalog } from '../core/types.ts';
-import { createIndex, exportIndex, indexText } from '../search/search-index.ts';
-import { encodeIndex } from '../search/index-codec.ts';
+import { createIndex, exportIndex, indexText, type SearchDoc } from '../search/search-index.ts';
+import { decodeIndex, encodeIndex, type ExportedChunks, type IndexHeader, type MapEntry } from '../search/index-codec.ts';
 import { encodeTexts } from '../search/texts-codec.ts';
+import { updatedChunks } from './search-update.ts';
 
 /** A language's files besides its digest. */
 const FILES = ['index.json', 'index.bin', 'texts.bin', 'vocabulary.json'];
 
+/** The live bundle's search indexes, and what is known of how this build's posts differ from its. */
+export interface LiveSearch {
+  /** Its search folder. */
+  dir: string;
+  /** Its catalog's slugs in order, and the posts not taken whole from it (the only ones whose documents may differ). */
+  posts?: { slugs: readonly string[]; changed: ReadonlySet<string> };
+}
+
+type Doc = { id: number; head: string; body: string };
+const indexed = (lang: string, { id, head, body }: Doc): SearchDoc => ({ id, head: indexText(lang, head), all: indexText(lang, `${head} \n ${body}`) });
+
+/** Every document indexed by FlexSearch, and the sorted vocabulary. */
+async function builtChunks(lang: string, docs: readonly Doc[]): Promise<{ chunks: ExportedChunks; words: string[] }> {
+  const index = createIndex();
+  const vocabulary = new Set<string>();
+  for (const doc of docs) {
+    const d = indexed(lang, doc);
+    for (const word of d.all.split(' ')) if (word) vocabulary.add(word);
+    index.add(d);
+  }
+  return { chunks: await exportIndex(index), words: [...vocabulary].sort() };
+}
+
+/** The live index with the changed documents updated (search-update.ts); undefined when it must be built in full. */
+async function liveUpdated(lang: string, docs: readonly Doc[], live: string, changed: ReadonlySet<number>): Promise<{ chunks: ExportedChunks; words: string[] } | undefined> {
+  const read = (file: string) => readFile(join(live, `${lang}.${file}`));
+  const [header, bytes, vocabulary] = await Promise.all([read('index.json'), read('index.bin'), read('vocabulary.json')]).catch(() => []);
+  if (!header || !bytes || !vocabulary) return undefined;
+  const chunks = decodeIndex(JSON.parse(header.toString()) as IndexHeader, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), JSON.parse(vocabulary.toString()) as string[]);
+  const now = docs.filter((d) => changed.has(d.id)).map((d) => indexed(lang, d));
+  const updated = await updatedChunks(chunks, changed, now, docs.map((d) => d.id));
+  // Every word of a post is a term of its `all` field: the vocabulary is that field's terms.
+  const all = updated && Object.entries(updated).find(([key]) => key.startsWith('all.'));
+  return all && { chunks: updated, words: (all[1] as MapEntry[]).map(([term]) => term).sort() };
+}
+
 /**
  * One exported FlexSearch index per language over the posts available in it (by the site's
  * stale policy) in the compact form of index-codec.ts, its sorted vocabulary, and each entry's plain text for
- * snippets (texts-codec.ts).
+ * snippets (texts-codec.ts). A language whose documents are the live build's keeps its files; one
+ * where a few posts changed (and the posts kept their ids) is updated from the live index.
  */
-/** Returns how many languages' indexes were taken from the live build. */
-export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Map<string, string>>, dir: string, live?: string): Promise<number> {
+/** Returns how many languages' indexes were taken from the live build, and how many updated from it. */
+export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string, live?: LiveSearch): Promise<{ taken: number; updated: number }> {
   let taken = 0;
+  let updated = 0;
   await mkdir(dir, { recursive: true });
   const policy = { serveStale: catalog.site.serve_stale };
+  const posts = live?.posts;
+  const sameIds = posts !== undefined && posts.slugs.length === catalog.posts.length && catalog.posts.every((p, id) => posts.slugs[id] === p.slug);
+  const changed = new Set(sameIds ? catalog.posts.flatMap((p, id) => (posts.changed.has(p.slug) ? [id] : [])) : []);
   for (const lang of LANGUAGE_CODES) {
-    const docs: { id: number; head: string; body: string }[] = [];
+    const docs: Doc[] = [];
     const inputs = createHash('sha256').update(`${catalog.posts.length}\0`);
     for (const [id, post] of catalog.posts.entries()) {
       if (!availableLanguages(post, policy).includes(lang)) continue;
       const entry = post.entries[lang]!;
-      const body = texts.get(post.slug)?.get(lang) ?? '';
+      const body = text(post.slug, lang) ?? '';
       const terms = [...post.categories, ...post.tags].map((t) => t.name).join(' ');
       const head = [entry.title, entry.summary ?? '', terms].join(' \n ');
       inputs.update(`${id}\0${head}\0${body}\0`);
@@ -37,27 +79,22 @@ export async function writeSearchIndexes(catalog: Catalog, texts: Map<string, Ma
     // A language whose posts did not change since the live build (made by the same code) keeps its index.
     const digest = inputs.digest('hex');
     const digestFile = `${lang}.digest`;
-    if (live && (await readFile(join(live, digestFile), 'utf8').catch(() => '')) === digest) {
-      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) await placeFile(join(live, file), join(dir, file));
+    if (live && (await readFile(join(live.dir, digestFile), 'utf8').catch(() => '')) === digest) {
+      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) await placeFile(join(live.dir, file), join(dir, file));
       taken++;
       continue;
     }
-    const index = createIndex();
+    const update = sameIds && live ? await liveUpdated(lang, docs, live.dir, changed) : undefined;
+    if (update) updated++;
+    const { chunks, words } = update ?? (await builtChunks(lang, docs));
+    const { header, data } = encodeIndex(chunks, words);
     const bodies: (string | undefined)[] = [];
-    const vocabulary = new Set<string>();
-    for (const { id, head, body } of docs) {
-      const all = indexText(lang, `${head} \n ${body}`);
-      for (const word of all.split(' ')) if (word) vocabulary.add(word);
-      index.add({ id, head: indexText(lang, head), all });
-      bodies[id] = body;
-    }
-    const words = [...vocabulary].sort();
-    const { header, data } = encodeIndex(await exportIndex(index), words);
+    for (const { id, body } of docs) bodies[id] = body;
     await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(header));
     await writeFile(join(dir, `${lang}.index.bin`), data);
     await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: catalog.posts.length }, (_, id) => bodies[id])));
     await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
     await writeFile(join(dir, digestFile), digest);
   }
-  return taken;
+  return { taken, updated };
 }

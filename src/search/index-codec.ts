@@ -5,14 +5,14 @@
  * are written as positions in the language's vocabulary instead of repeating each word.
  *
  * Layout per chunk, in the order of `header.chunks`:
- * - `map` (term -> resolution slots of ids): term count, then per term its vocabulary
- *   position, slot count, and per slot its length (0 for an empty slot) and ids.
+ * - `map` (term -> resolution slots of ids): term count, then per term (in vocabulary order) its
+ *   vocabulary position, slot count, and per slot its length (0 for an empty slot) and ids.
  * - `reg` (indexed ids): count, then the ids.
  * Any other chunk kind stays as JSON in the header.
  */
 export type ExportedChunks = Record<string, unknown>;
 
-type MapEntry = [string, (number[] | null)[]];
+export type MapEntry = [string, (number[] | null)[]];
 
 export interface IndexHeader {
   width: 16 | 32;
@@ -28,11 +28,16 @@ export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[
   for (const [key, value] of Object.entries(chunks)) {
     const kind = kindOf(key);
     if (kind === 'map') {
-      const entries = value as MapEntry[];
-      out.push(entries.length);
-      for (const [term, slots] of entries) {
+      // In vocabulary order, not FlexSearch's (the order words were first added in): the same
+      // postings give the same bytes however they were made (a clean build or an update).
+      const entries = (value as MapEntry[]).map(([term, slots]) => {
         const at = position.get(term);
         if (at === undefined) throw new Error(`index term "${term}" is missing from the vocabulary`);
+        return [at, slots] as const;
+      });
+      entries.sort((a, b) => a[0] - b[0]);
+      out.push(entries.length);
+      for (const [at, slots] of entries) {
         out.push(at, slots.length);
         for (const slot of slots) {
           out.push(slot?.length ?? 0);
@@ -51,6 +56,39 @@ export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[
   return { header, data: wide ? Uint32Array.from(out) : Uint16Array.from(out) };
 }
 
+/** The chunks an encoded index was made from (map entries in vocabulary order), to be updated and encoded again. */
+export function decodeIndex(header: IndexHeader, bytes: Uint8Array, vocabulary: readonly string[]): ExportedChunks {
+  const data = wordsOf(header, bytes);
+  const chunks: ExportedChunks = {};
+  let p = 0;
+  const ids = (length: number) => Array.from(data.subarray(p, (p += length)));
+  for (const chunk of header.chunks) {
+    if (chunk.kind === 'json') chunks[chunk.key] = chunk.value;
+    else if (chunk.kind === 'reg') chunks[chunk.key] = ids(data[p++]!);
+    else {
+      const entries: MapEntry[] = [];
+      for (let terms = data[p++]!; terms > 0; terms--) {
+        const term = vocabulary[data[p++]!]!;
+        const slots: (number[] | null)[] = [];
+        for (let n = data[p++]!; n > 0; n--) {
+          const length = data[p++]!;
+          slots.push(length > 0 ? ids(length) : null);
+        }
+        entries.push([term, slots]);
+      }
+      chunks[chunk.key] = entries;
+    }
+  }
+  return chunks;
+}
+
+/** The encoded numbers, at their width, in place (copied once when the bytes are not aligned for it). */
+function wordsOf(header: IndexHeader, bytes: Uint8Array): Uint16Array | Uint32Array {
+  const Width = header.width === 32 ? Uint32Array : Uint16Array;
+  const aligned = bytes.byteOffset % Width.BYTES_PER_ELEMENT === 0 ? bytes : bytes.slice();
+  return new Width(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Width.BYTES_PER_ELEMENT);
+}
+
 /**
  * The compact index read in place, as the server searches it: no FlexSearch import, no arrays per
  * term. For each field (`all`, `head`) and vocabulary position, where the word's slots start in
@@ -63,9 +101,7 @@ export interface Postings {
 }
 
 export function openPostings(header: IndexHeader, bytes: Uint8Array, vocabularySize: number): Postings {
-  const Width = header.width === 32 ? Uint32Array : Uint16Array;
-  const aligned = bytes.byteOffset % Width.BYTES_PER_ELEMENT === 0 ? bytes : bytes.slice();
-  const data = new Width(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Width.BYTES_PER_ELEMENT);
+  const data = wordsOf(header, bytes);
   const fields = new Map<string, Int32Array>();
   let p = 0;
   for (const chunk of header.chunks) {

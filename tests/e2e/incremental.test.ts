@@ -68,7 +68,8 @@ describe('incremental builds', () => {
     const sandbox = (await readdir('sandbox/posts')).length;
     assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
     assert.match(incremental, /^publish: unchanged posts \(linked from the live build\)/m);
-    assert.match(incremental, /bundle main: .*search indexes: ([1-9]|1[0-3]) of 14 taken from the live build/, 'the languages whose posts did not change keep their index');
+    assert.match(incremental, new RegExp(`bundle main: ${await postCount()} posts \\(${(await postCount()) - 2} taken from the live build\\)`), 'the unchanged posts\' entries are taken whole, not loaded and rendered');
+    assert.match(incremental, /bundle main: .*search indexes: ([1-9]|1[0-3]) of 14 taken from the live build \(([1-9]|1[0-3]) updated from it\)/, 'the languages whose posts did not change keep their index, the others are updated from it');
     await build(join(dir, 'clean'), join(dir, 'clean-cache'));
     await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
   });
@@ -78,6 +79,24 @@ describe('incremental builds', () => {
     await writeFile(site, (await readFile(site, 'utf8')).replace(/^description: .*$/m, 'description: "Described again by the test"'));
     const full = await build(join(dir, 'live'), join(dir, 'cache'));
     assert.match(full, new RegExp(`incremental: ${(await readdir('sandbox/posts')).length} unchanged posts`), 'only the sandbox, whose scope is unchanged');
+    await rm(join(dir, 'clean'), { recursive: true, force: true });
+    await build(join(dir, 'clean'), join(dir, 'clean-cache'));
+    await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
+  });
+
+  test('a translation edited alone, a media file given other bytes and a new post: those posts are bundled (the indexes built anew: ids moved), and the output equals a clean build\'s', async () => {
+    const posts = join(content, 'posts');
+    const translated = (await readdir(posts)).sort().find((slug) => slug !== 'walking-the-city')!;
+    const translation = (await readdir(join(posts, translated))).find((name) => name.endsWith('.md') && name !== 'en.md')!;
+    const file = join(posts, translated, translation);
+    await writeFile(file, `${await readFile(file, 'utf8')}\nOne more sentence, in the translation only.\n`);
+    // The same name, other bytes (another post's picture): its media file, measures and variants change.
+    await writeFile(join(posts, 'walking-the-city', 'figure-2.jpg'), await readFile(join(posts, 'bread-and-time', 'cover.jpg')));
+    // A new post moves others in the catalog (their ids in the search indexes): nothing is updated in place.
+    await cp(join(posts, 'bread-and-time'), join(posts, 'bread-and-time-again'), { recursive: true });
+    const incremental = await build(join(dir, 'live'), join(dir, 'cache'));
+    assert.match(incremental, new RegExp(`bundle main: ${await postCount()} posts \\(${(await postCount()) - 3} taken from the live build\\)`));
+    assert.match(incremental, /bundle main: .*search indexes: \d+ of 14 taken from the live build \(0 updated from it\)/);
     await rm(join(dir, 'clean'), { recursive: true, force: true });
     await build(join(dir, 'clean'), join(dir, 'clean-cache'));
     await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));

@@ -1,8 +1,9 @@
-import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { DigestCache } from '../cache.ts';
+import { placeFile } from '../place-file.ts';
 import { VARIANT_FORMATS, variantName, variantWidths, type ImageFacts, type VariantFormat } from '../../core/responsive-images.ts';
 
 // Each file is read once: libvips' operation cache would only hold memory.
@@ -14,7 +15,7 @@ const ENCODING: Record<VariantFormat['ext'], object> = { avif: { quality: 55, ef
 /**
  * Makes the AVIF and WebP widths of a post's images into the bundle's variant folder. Each variant is
  * kept in the build cache under its content digest and the encoder settings, so an image whose bytes
- * did not change is copied, never encoded again, and identical files (in any post) are encoded once.
+ * did not change is linked from the cache, never encoded again, and identical files (in any post) are encoded once.
  */
 export class VariantMaker {
   encoded = 0;
@@ -54,6 +55,6 @@ export class VariantMaker {
       this.encoded++;
     }
     await mkdir(this.outDir, { recursive: true });
-    await copyFile(cached, join(this.outDir, name));
+    await placeFile(cached, join(this.outDir, name));
   }
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import matter from 'gray-matter';
@@ -108,11 +110,35 @@ function readTranslation(file: string, lang: string, format: 'md' | 'html', raw:
 
 const CONTENT_EXT: Record<string, 'md' | 'html'> = { '.md': 'md', '.html': 'html' };
 
+/** The files of a post folder the build reads (its Markdown and media), by name, sorted. */
+const folderFiles = (dir: string) => readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith('.')).map((d) => d.name).sort();
+
+/**
+ * A digest of everything a post's bundle entry is made from: `context` (what the post takes from its
+ * root) and every file of its folder, name and bytes. Read synchronously: a thousand small folders
+ * read several times faster than through the promise API. Undefined when the folder cannot be read
+ * (loadPost then says why).
+ */
+export function postSource(postsDir: string, slug: string, context: string): { digest: string; assets: string[] } | undefined {
+  const dir = join(postsDir, slug);
+  try {
+    const names = folderFiles(dir);
+    const hash = createHash('sha256').update(`${context}\0`);
+    for (const name of names) {
+      const bytes = readFileSync(join(dir, name));
+      hash.update(`${name}\0${bytes.length}\0`).update(bytes);
+    }
+    return { digest: hash.digest('hex'), assets: names.filter((n) => !CONTENT_EXT[extname(n)]) };
+  } catch {
+    return undefined;
+  }
+}
+
 export async function loadPost(postsDir: string, slug: string): Promise<PostSource> {
   const dir = join(postsDir, slug);
   if (!SLUG_PATTERN.test(slug)) throw new FileError(dir, '', 'is not a valid slug: use lower-case letters, digits and single hyphens');
   if (RESERVED_SLUGS.has(slug)) throw new FileError(dir, '', `uses the reserved slug "${slug}", which collides with a site path; rename the folder`);
-  const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() && !d.name.startsWith('.')).map((d) => d.name).sort();
+  const names = folderFiles(dir);
   const contentFiles = names.filter((n) => CONTENT_EXT[extname(n)]);
   const assets = names.filter((n) => !CONTENT_EXT[extname(n)]);
   const byLang = new Map<string, string>();
