@@ -18,7 +18,7 @@ import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
 import type { variantCache } from './variant-cache.ts';
-import { liveBuildFiles, type Reuse } from './reuse.ts';
+import { LIST_PAGES_FILE, liveBuildFiles, readJson, reusableListPages, type ListPageDigests, type Reuse } from './reuse.ts';
 import { emitHostFiles } from './emit/host-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { Timings } from './timings.ts';
@@ -43,9 +43,18 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
   // Unchanged posts first: their pages, detail answers and Markdown twins, linked from the live build.
   const taken = { answers: new Set<string>(), files: new Set<string>() } satisfies TakenFromLive;
   if (reuse) {
-    await time('publish: unchanged posts (linked from the live build)', async () => {
+    await time('publish: unchanged posts and lists (linked from the live build)', async () => {
       const live = await liveBuildFiles(reuse, out, layout.client);
       const work: (() => Promise<void>)[] = [];
+      // The list pages Astro left out (src/site/data.ts): unchanged since the live build.
+      const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
+      const lists = reusableListPages(now ?? {}, before, reuse);
+      console.log(`incremental: ${lists.length} list pages taken from the live build`);
+      for (const page of lists) {
+        work.push(async () => {
+          if (!(await live.file(page))) throw new Error(`the live build lists ${page} but does not hold it`);
+        });
+      }
       for (const { name, base, core } of roots) {
         for (const slug of reuse.posts[name] ?? []) {
           const post = core.index.bySlug.get(slug);
