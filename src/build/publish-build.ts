@@ -35,7 +35,8 @@ const LINKS_IN_FLIGHT = 64;
 export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<Manifest> {
   const time = <T>(phase: string, run: () => Promise<T>) => (timings ? timings.time(phase, run) : run());
   // Published answers sign nothing: the published key is the only one a document may print.
-  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name)));
+  // No search indexes loaded in the background: the build searches once, for an OpenAPI example.
+  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false }));
   // The limits the guides print are the server's settings; nothing else of the host reaches a file.
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   const functions = createFunctions(host);

@@ -18,7 +18,7 @@ let loaded: Promise<SiteRoot[]> | undefined;
 
 export function roots(): Promise<SiteRoot[]> {
   const dir = process.env.FOLIO_DIST_ROOT ?? process.cwd();
-  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name))) })));
+  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name)), { warm: false }) })));
   return loaded;
 }
 
