@@ -1,4 +1,6 @@
-import { copyFile, link } from 'node:fs/promises';
+import { copyFile, link, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { pooled } from './pooled.ts';
 
 /**
  * Puts a file a cache or the live build already holds into a new build: a hard link (no bytes
@@ -9,5 +11,14 @@ export async function placeFile(from: string, to: string): Promise<void> {
   await link(from, to).catch(async (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EXDEV') throw e;
     await copyFile(from, to);
+  });
+}
+
+/** Places every file of the folder `from` at the same place under `to`; `ensureDir` makes a file's folder. */
+export async function placeTree(from: string, to: string, ensureDir: (file: string) => Promise<unknown>): Promise<void> {
+  const files = (await readdir(from, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(from, join(e.parentPath, e.name)));
+  await pooled(files, 16, async (file) => {
+    await ensureDir(join(to, file));
+    await placeFile(join(from, file), join(to, file));
   });
 }

@@ -1,4 +1,3 @@
-import { cp } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { emitStaticApi, type TakenFromLive } from './emit/static-api.ts';
 import { availableLanguages } from '../core/availability.ts';
 import { paths } from '../core/urls.ts';
 import { pooled } from './pooled.ts';
+import { placeTree } from './place-file.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
@@ -86,7 +86,8 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
       await emitSitemap(root.core, out);
       await emitSkills(root.core, out);
       const media = join(layout.bundle(root.name), 'media');
-      if (existsSync(media)) await cp(media, join(layout.client, root.base, 'media'), { recursive: true });
+      // Linked, not copied: the bundle's media are never written again.
+      if (existsSync(media)) await placeTree(media, join(layout.client, root.base, 'media'), out.files.ensureDir);
     }
     await out.files.flush();
     await emitHostFiles(layout.client);

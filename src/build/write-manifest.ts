@@ -1,4 +1,5 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { canonicalQuery } from '../core/params.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
@@ -139,8 +140,9 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   const bases = input.cores.map((c) => c.catalog.base).sort((a, b) => b.length - a.length);
   const answerFiles = new Set(input.answers.map((a) => a.file));
   // Normalised, so every entry's folder starts with it (a quarter of a million files: no path.relative each).
+  // Read at once: nothing else of the build runs now, and a synchronous walk spares a thread hop per folder.
   const client = join(input.clientDir);
-  const walked = (await readdir(client, { recursive: true, withFileTypes: true }))
+  const walked = readdirSync(client, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => `${e.parentPath.slice(client.length).split(sep).join('/')}/${e.name}`);
   const all = new Set(walked);
