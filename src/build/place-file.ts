@@ -1,5 +1,6 @@
-import { copyFile, link, readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { copyFile, link } from 'node:fs/promises';
+import { join } from 'node:path';
+import { filesUnder } from './files-under.ts';
 import { pooled } from './pooled.ts';
 
 /**
@@ -16,8 +17,7 @@ export async function placeFile(from: string, to: string): Promise<void> {
 
 /** Places every file of the folder `from` at the same place under `to`; `ensureDir` makes a file's folder. */
 export async function placeTree(from: string, to: string, ensureDir: (file: string) => Promise<unknown>): Promise<void> {
-  const files = (await readdir(from, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(from, join(e.parentPath, e.name)));
-  await pooled(files, 16, async (file) => {
+  await pooled(filesUnder(from), 16, async (file) => {
     await ensureDir(join(to, file));
     await placeFile(join(from, file), join(to, file));
   });

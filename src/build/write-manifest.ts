@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { extname, join, sep } from 'node:path';
+import { extname, join } from 'node:path';
+import { filesUnder } from './files-under.ts';
 import { canonicalQuery } from '../core/params.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { availableLanguages } from '../core/availability.ts';
@@ -139,12 +139,9 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   for (const a of ordered) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
   const bases = input.cores.map((c) => c.catalog.base).sort((a, b) => b.length - a.length);
   const answerFiles = new Set(input.answers.map((a) => a.file));
-  // Normalised, so every entry's folder starts with it (a quarter of a million files: no path.relative each).
-  // Read at once: nothing else of the build runs now, and a synchronous walk spares a thread hop per folder.
-  const client = join(input.clientDir);
-  const walked = readdirSync(client, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => `${e.parentPath.slice(client.length).split(sep).join('/')}/${e.name}`);
+  // Read at once (nothing else of the build runs now), in name order: a folder lists its files in the
+  // order they were made (a small one, on ext4), and a build links what a clean build writes.
+  const walked = filesUnder(input.clientDir).sort();
   const all = new Set(walked);
   for (const file of walked) {
     // Precompressed variants are described with the file they encode, never served by name.
