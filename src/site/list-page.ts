@@ -3,8 +3,20 @@ import { language } from '../core/languages.ts';
 import { format, messages } from '../core/messages.ts';
 import { hrefOf, PAGE_SIZE, pageSpecs, pathOf, type PageSpec } from './page-specs.ts';
 import type { SiteRoot } from './data.ts';
+import type { Core } from '../core/index.ts';
+import type { TermCount } from '../core/taxonomies.ts';
 
 export type ListSpec = Extract<PageSpec, { kind: 'home' | 'term' }>;
+
+/** The categories with their counts in a language, once per core: every list page of the language shows them. */
+const categoryLists = new WeakMap<Core, Map<string, TermCount[]>>();
+function categoriesIn(core: Core, lang: string): TermCount[] {
+  let ofCore = categoryLists.get(core);
+  if (!ofCore) categoryLists.set(core, (ofCore = new Map()));
+  let hit = ofCore.get(lang);
+  if (!hit) ofCore.set(lang, (hit = core.terms.list('categories', new URLSearchParams({ lang })).data));
+  return hit;
+}
 
 /** Everything a list page (a home or a term's page) shows besides the root's scope. */
 export function listPageData(root: SiteRoot, spec: ListSpec) {
@@ -21,7 +33,7 @@ export function listPageData(root: SiteRoot, spec: ListSpec) {
     label: language(code).native_name,
     href: hrefOf(root, { kind: 'home', lang: code, page: 1 }),
   }));
-  const categories = core.terms.list('categories', new URLSearchParams({ lang: spec.lang })).data;
+  const categories = categoriesIn(core, spec.lang);
   return { list, term, heading, description, alternates, categories };
 }
 
