@@ -95,6 +95,13 @@ function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typ
     return f?.etag === etag ? adopt(f, withBody) : undefined;
   });
   return {
+    /** Whether the live build published a file of that name. */
+    has: (name: string) => byName.has(name),
+    /** Whether `answers` can link the live build's answers of a path. */
+    hasAnswers: (path: string) => {
+      const entry = manifest.paths[path];
+      return entry !== undefined && !entry.offers && Object.values(entry.answers).every((i) => typeof i === 'number' && manifest.files[i] !== undefined);
+    },
     /** Links a file the live build published under the same name; false when it has none. */
     async file(name: string): Promise<boolean> {
       const f = byName.get(name);
