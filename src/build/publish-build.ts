@@ -82,7 +82,7 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
   // Unchanged posts and lists linked from the live build while the other answers are made: the links
   // wait on the file system, the answers on the CPU.
   const fromLive = reuse ? await linksFromLive(reuse, roots, out, layout) : { taken: undefined, links: [] };
-  await time(reuse ? 'publish: unchanged posts and lists linked, API answers and discovery made' : 'publish: API answers and discovery', async () => {
+  await time(reuse ? 'publish: API answers and discovery made, unchanged posts and lists linked from the live build' : 'publish: API answers and discovery', async () => {
     const answers = async () => {
       for (const root of roots) await emitStaticApi(root, functions, out, fromLive.taken);
     };
