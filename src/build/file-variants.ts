@@ -21,6 +21,12 @@ export interface FileFacts {
 type Content = string | Uint8Array | (() => Promise<Uint8Array>);
 
 /**
+ * The live build's file of the same name and the same bytes (reuse.ts), linked with its variants
+ * and its facts; `withBody` false when the file is already in place. Undefined when it has none.
+ */
+export type LiveSource = (file: string, etag: string, withBody: boolean) => Promise<FileFacts | undefined>;
+
+/**
  * Writes files into the static artefact with their precompressed variants (`.br`, `.gz`) and
  * records their facts, with at most `concurrency` in flight (compression runs on libuv's pool, so
  * writes overlap with the emitters' work). The same bytes under another name get their variants
@@ -29,16 +35,18 @@ type Content = string | Uint8Array | (() => Promise<Uint8Array>);
 export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, concurrency = 16) {
   const facts = new Map<string, FileFacts>();
   const byEtag = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
-  const made = new Set<string>();
+  const made = new Map<string, Promise<unknown>>();
+  let live: LiveSource | undefined;
   const firstOf = new Map<string, Promise<string>>();
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
 
+  /** Each folder made once, however many files go into it at once. */
   async function ensureDir(file: string) {
     const d = dirname(file);
-    if (made.has(d)) return;
-    await mkdir(d, { recursive: true });
-    made.add(d);
+    let making = made.get(d);
+    if (!making) made.set(d, (making = mkdir(d, { recursive: true })));
+    await making;
   }
 
   async function variants(file: string, body: Uint8Array, etag: string): Promise<{ br?: number; gzip?: number }> {
@@ -81,6 +89,8 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
   async function process(file: string, content: Content, compressible: boolean, alreadyWritten: boolean): Promise<void> {
     const body = typeof content === 'function' ? await content() : typeof content === 'string' ? new TextEncoder().encode(content) : content;
     const etag = etagOf(body);
+    const kept = await live?.(file, etag, !alreadyWritten);
+    if (kept) return void facts.set(file, kept);
     if (!alreadyWritten) {
       await ensureDir(join(dir, file));
       // The same bytes under another name (the legacy alias, a fallback equal to the translation): a link.
@@ -103,6 +113,11 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
 
   return {
     facts,
+    ensureDir,
+    /** From now on, a file with the same name and bytes as the live build's is linked from it. */
+    takeFrom(source: LiveSource): void {
+      live = source;
+    },
     /** Queues a file; resolves once there is room for another (back-pressure on the emitters). */
     async add(file: string, content: Content, compressible: boolean, alreadyWritten = false): Promise<void> {
       if (failure) throw failure;

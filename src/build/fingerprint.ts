@@ -14,7 +14,11 @@ async function* files(path: string): AsyncGenerator<string> {
     yield path; // a file
     return;
   }
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) yield* files(join(path, e.name));
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    // A plain file is one without asking again (a link may be a folder).
+    if (e.isFile()) yield join(path, e.name);
+    else yield* files(join(path, e.name));
+  }
 }
 
 // Files are read synchronously: thousands of small files read several times faster than through the promise API.

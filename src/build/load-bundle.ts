@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Core } from '../core/index.ts';
 import type { BundleReader } from '../bundle/reader.ts';
 import { loadBundleCore } from '../bundle/load-core.ts';
+import type { SourceOptions } from '../search/load-source.ts';
 
 const bytesOf = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 const absent = (e: unknown) => {
@@ -26,4 +27,4 @@ export function diskBundle(dir: string): BundleReader {
 }
 
 /** Reads a bundle folder into a core; bodies load on demand and stay cached. */
-export const loadCore = (dir: string): Promise<Core> => loadBundleCore(diskBundle(dir));
+export const loadCore = (dir: string, options?: SourceOptions): Promise<Core> => loadBundleCore(diskBundle(dir), options);

@@ -1,9 +1,8 @@
-import { cp } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createFunctions, ROUTES } from '../../functions/routes.ts';
-import type { Host } from '../../functions/context.ts';
+import type { Host, Root } from '../../functions/context.ts';
 import type { BuildLayout } from './roots.ts';
 import { contentRoots, instanceHost } from '../app/build.ts';
 import { appSettings } from '../app/settings.ts';
@@ -14,11 +13,12 @@ import { emitStaticApi, type TakenFromLive } from './emit/static-api.ts';
 import { availableLanguages } from '../core/availability.ts';
 import { paths } from '../core/urls.ts';
 import { pooled } from './pooled.ts';
+import { placeTree } from './place-file.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
 import type { variantCache } from './variant-cache.ts';
-import { liveBuildFiles, type Reuse } from './reuse.ts';
+import { LIST_PAGES_FILE, liveBuildFiles, readJson, reusableListPages, type ListPageDigests, type Reuse } from './reuse.ts';
 import { emitHostFiles } from './emit/host-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { Timings } from './timings.ts';
@@ -28,6 +28,44 @@ import pkg from '../../package.json' with { type: 'json' };
 const LINKS_IN_FLIGHT = 64;
 
 /**
+ * What a build takes from the live one: the pages of its unchanged posts and lists, their detail
+ * answers and Markdown twins, as links to make. What is taken is known before anything is linked,
+ * so the answers made meanwhile leave it out.
+ */
+async function linksFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout) {
+  const live = await liveBuildFiles(reuse, out, layout.client);
+  const taken = { answers: new Set<string>(), files: new Set<string>() } satisfies TakenFromLive;
+  const links: (() => Promise<unknown>)[] = [];
+  // The list pages Astro left out (src/site/data.ts): unchanged since the live build.
+  const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
+  const lists = reusableListPages(now ?? {}, before, reuse);
+  console.log(`incremental: ${lists.length} list pages taken from the live build`);
+  for (const page of lists) {
+    if (!live.has(page)) throw new Error(`the live build lists ${page} but does not hold it`);
+    links.push(() => live.file(page));
+  }
+  for (const { name, base, core } of roots) {
+    for (const slug of reuse.posts[name] ?? []) {
+      const post = core.index.bySlug.get(slug);
+      if (!post) continue;
+      links.push(() => live.pages(base, slug));
+      const api = `${base}/api/posts/${slug}`;
+      if (live.hasAnswers(api)) {
+        taken.answers.add(api);
+        links.push(async () => out.answers.push(...(await live.answers(api))!));
+      }
+      for (const lang of availableLanguages(post, core.index.policy)) {
+        const twin = paths.markdown(core.catalog, slug, lang);
+        if (!live.has(twin)) continue;
+        taken.files.add(twin);
+        links.push(() => live.file(twin));
+      }
+    }
+  }
+  return { taken, links };
+}
+
+/**
  * The last phase of a build, after Astro has written the pages: every answer that is a function of
  * the path (API, discovery documents, Markdown twins, feeds, sitemaps, agent skills, media) as
  * files beside the pages, then the manifest of all of them (DESIGN.md: publish, then serve by lookup).
@@ -35,40 +73,20 @@ const LINKS_IN_FLIGHT = 64;
 export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<Manifest> {
   const time = <T>(phase: string, run: () => Promise<T>) => (timings ? timings.time(phase, run) : run());
   // Published answers sign nothing: the published key is the only one a document may print.
-  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name)));
+  // No search indexes loaded in the background: the build searches once, for an OpenAPI example.
+  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false }));
   // The limits the guides print are the server's settings; nothing else of the host reaches a file.
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
-  // Unchanged posts first: their pages, detail answers and Markdown twins, linked from the live build.
-  const taken = { answers: new Set<string>(), files: new Set<string>() } satisfies TakenFromLive;
-  if (reuse) {
-    await time('publish: unchanged posts (linked from the live build)', async () => {
-      const live = await liveBuildFiles(reuse, out, layout.client);
-      const work: (() => Promise<void>)[] = [];
-      for (const { name, base, core } of roots) {
-        for (const slug of reuse.posts[name] ?? []) {
-          const post = core.index.bySlug.get(slug);
-          if (!post) continue;
-          work.push(() => live.pages(base, slug));
-          const api = `${base}/api/posts/${slug}`;
-          work.push(async () => {
-            const answers = await live.answers(api);
-            if (!answers) return;
-            out.answers.push(...answers);
-            taken.answers.add(api);
-          });
-          for (const lang of availableLanguages(post, core.index.policy)) {
-            const twin = paths.markdown(core.catalog, slug, lang);
-            work.push(async () => void ((await live.file(twin)) && taken.files.add(twin)));
-          }
-        }
-      }
-      await pooled(work, LINKS_IN_FLIGHT, (run) => run());
-    });
-  }
-  await time('publish: API answers and discovery', async () => {
-    for (const root of roots) await emitStaticApi(root, functions, out, taken);
+  // Unchanged posts and lists linked from the live build while the other answers are made: the links
+  // wait on the file system, the answers on the CPU.
+  const fromLive = reuse ? await linksFromLive(reuse, roots, out, layout) : { taken: undefined, links: [] };
+  await time(reuse ? 'publish: API answers and discovery made, unchanged posts and lists linked from the live build' : 'publish: API answers and discovery', async () => {
+    const answers = async () => {
+      for (const root of roots) await emitStaticApi(root, functions, out, fromLive.taken);
+    };
+    await Promise.all([pooled(fromLive.links, LINKS_IN_FLIGHT, (link) => link()), answers()]);
   });
   await time('publish: feeds, sitemaps, skills, media', async () => {
     for (const root of roots) {
@@ -76,7 +94,8 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
       await emitSitemap(root.core, out);
       await emitSkills(root.core, out);
       const media = join(layout.bundle(root.name), 'media');
-      if (existsSync(media)) await cp(media, join(layout.client, root.base, 'media'), { recursive: true });
+      // Linked, not copied: the bundle's media are never written again.
+      if (existsSync(media)) await placeTree(media, join(layout.client, root.base, 'media'), out.files.ensureDir);
     }
     await out.files.flush();
     await emitHostFiles(layout.client);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { placeFile } from './place-file.ts';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { indexCatalog } from '../core/catalog-index.ts';
 import type { Catalog, PostRecord } from '../core/types.ts';
 import type { Manifest, ManifestFile } from '../publish/manifest.ts';
@@ -17,7 +17,9 @@ import { pathOf } from '../site/page-specs.ts';
  * its root's scope (site settings, URLs, the languages that have posts), given the same code. When
  * the live build was made by the same code, with the same scope, and a post's digest is unchanged,
  * those files are linked from the live build with their recorded facts instead of being made again.
- * Everything that gathers posts (lists, terms, feeds, sitemaps, search) is always made anew.
+ * A list page (a home or term page) is a function of what it shows (src/site/list-page.ts) and of
+ * the same scope and code: one whose digest is unchanged is linked too. Every other file that
+ * gathers posts (answers, feeds, sitemaps) is made anew, and linked when its bytes equal the live one's.
  */
 export const DIGESTS_FILE = 'digests.json';
 /** Written into a build's folder for its steps (Astro reads it through FOLIO_REUSE). */
@@ -47,13 +49,17 @@ export function bundleDigests(catalog: Catalog, posts: ReadonlyMap<string, strin
   };
 }
 
+/** Each build's list page digests, by root and file, for the next build to compare (src/site/list-page.ts). */
+export const LIST_PAGES_FILE = 'list-pages.json';
+export type ListPageDigests = Record<string, Record<string, string>>;
+
 /** What a build takes from the live one: its folder and, per root, the posts that did not change. */
 export interface Reuse {
   from: string;
   posts: Record<string, string[]>;
 }
 
-const readJson = async <T>(file: string): Promise<T | undefined> => JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) ?? undefined;
+export const readJson = async <T>(file: string): Promise<T | undefined> => JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) ?? undefined;
 
 /** The posts of each root whose digest equals the live build's, when code and scope are the same. */
 export async function reusablePosts(live: BuildLayout | undefined, liveCode: string | undefined, code: string, next: BuildLayout, roots: readonly string[]): Promise<Reuse | undefined> {
@@ -67,23 +73,42 @@ export async function reusablePosts(live: BuildLayout | undefined, liveCode: str
   return Object.values(posts).some((s) => s.length > 0) ? { from: live.dir, posts } : undefined;
 }
 
-async function place(from: string, to: string) {
-  await mkdir(dirname(to), { recursive: true });
-  await placeFile(from, to);
+/** The list pages a build links from the live one: unchanged digests, in roots whose posts it reuses (same code and scope). */
+export function reusableListPages(now: ListPageDigests, before: ListPageDigests | undefined, reuse: Reuse | undefined): string[] {
+  if (!reuse || !before) return [];
+  return Object.keys(reuse.posts).flatMap((root) => Object.entries(now[root] ?? {}).filter(([file, digest]) => before[root]?.[file] === digest).map(([file]) => file));
 }
 
 /** The live build's files, to be linked into a new build with their facts (no read, no hash, no coding). */
 function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typeof variantWriter>, client: string) {
   const byName = new Map(manifest.files.map((f) => [f.file, f]));
-  const adopt = async (f: ManifestFile) => {
-    await place(join(from.client, f.file), join(client, f.file));
-    for (const [ext, length] of [['br', f.br], ['gz', f.gzip]] as const) {
-      if (length !== undefined) await place(join(from.client, `${f.file}.${ext}`), join(client, `${f.file}.${ext}`));
-    }
+  const place = async (name: string) => {
+    const to = join(client, name);
+    await writer.ensureDir(to);
+    await placeFile(join(from.client, name), to);
+  };
+  const adopt = async (f: ManifestFile, withBody = true): Promise<FileFacts> => {
+    await Promise.all([
+      ...(withBody ? [place(f.file)] : []),
+      ...([['br', f.br], ['gz', f.gzip]] as const).filter(([, length]) => length !== undefined).map(([ext]) => place(`${f.file}.${ext}`)),
+    ]);
     const facts: FileFacts = { etag: f.etag, length: f.length, ...(f.br !== undefined ? { br: f.br } : {}), ...(f.gzip !== undefined ? { gzip: f.gzip } : {}) };
     writer.facts.set(f.file, facts);
+    return facts;
   };
+  // Any file made again with the bytes the live build published under its name: linked, not coded again.
+  writer.takeFrom(async (name, etag, withBody) => {
+    const f = byName.get(name);
+    return f?.etag === etag ? adopt(f, withBody) : undefined;
+  });
   return {
+    /** Whether the live build published a file of that name. */
+    has: (name: string) => byName.has(name),
+    /** Whether `answers` can link the live build's answers of a path. */
+    hasAnswers: (path: string) => {
+      const entry = manifest.paths[path];
+      return entry !== undefined && !entry.offers && Object.values(entry.answers).every((i) => typeof i === 'number' && manifest.files[i] !== undefined);
+    },
     /** Links a file the live build published under the same name; false when it has none. */
     async file(name: string): Promise<boolean> {
       const f = byName.get(name);

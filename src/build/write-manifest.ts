@@ -1,5 +1,6 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { extname, join, relative, sep } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { filesUnder } from './files-under.ts';
 import { canonicalQuery } from '../core/params.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { availableLanguages } from '../core/availability.ts';
@@ -64,6 +65,9 @@ export const HOST_FILES = ['/_headers', '/_redirects', '/404.html'];
 
 const segmentsIn = (dir: string, base: string) => (base && (dir === base || dir.startsWith(`${base}/`)) ? dir.slice(base.length) : dir).split('/').filter(Boolean);
 const isLanguage = (seg: string | undefined) => seg !== undefined && LANGUAGE_CODES.includes(seg);
+
+/** A not-found page: the language's (`<prefix>/_not-found/index.html`) or a post's unavailable one. */
+const NOT_FOUND_PAGE = new RegExp(`^(.*)/${NOT_FOUND_SEGMENT}/(?:([^/]+)/)?index\\.html$`);
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -135,15 +139,15 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   for (const a of ordered) keyed(a.path, a.shape).answers[a.query] = addFile(a.file, a.type, a.cacheControl, a.headers);
   const bases = input.cores.map((c) => c.catalog.base).sort((a, b) => b.length - a.length);
   const answerFiles = new Set(input.answers.map((a) => a.file));
-  const walked = (await readdir(input.clientDir, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile())
-    .map((e) => `/${relative(input.clientDir, join(e.parentPath, e.name)).split(sep).join('/')}`);
+  // Read at once (nothing else of the build runs now), in name order: a folder lists its files in the
+  // order they were made (a small one, on ext4), and a build links what a clean build writes.
+  const walked = filesUnder(input.clientDir).sort();
   const all = new Set(walked);
   for (const file of walked) {
     // Precompressed variants are described with the file they encode, never served by name.
     if (answerFiles.has(file) || HOST_FILES.includes(file) || (/\.(br|gz)$/.test(file) && all.has(file.slice(0, -3)))) continue;
     const type = typeOf(file);
-    const missing = new RegExp(`^(.*)/${NOT_FOUND_SEGMENT}/(?:([^/]+)/)?index\\.html$`).exec(file);
+    const missing = NOT_FOUND_PAGE.exec(file);
     if (missing) {
       const [, prefix, slug] = missing;
       if (slug) unavailable[`${prefix}/${slug}`] = addFile(file, type, 'no-store');

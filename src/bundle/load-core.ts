@@ -1,6 +1,6 @@
 import { createCore, type Core } from '../core/index.ts';
 import type { BodyStore, Catalog, EntryBody } from '../core/types.ts';
-import { loadSearchSource } from '../search/load-source.ts';
+import { loadSearchSource, type SourceOptions } from '../search/load-source.ts';
 import { readJson, type BundleReader } from './reader.ts';
 
 /** Bodies load on demand and stay cached (up to `limit` of them). */
@@ -21,8 +21,8 @@ export function bundleBodyStore(reader: BundleReader, limit = 2000): BodyStore {
 }
 
 /** A bundle as a core, from wherever the host keeps it. */
-export async function loadBundleCore(reader: BundleReader): Promise<Core> {
+export async function loadBundleCore(reader: BundleReader, options?: SourceOptions): Promise<Core> {
   const catalog = await readJson<Catalog>(reader, 'catalog.json');
   if (!catalog) throw new Error('the bundle has no catalog.json');
-  return createCore(catalog, bundleBodyStore(reader), await loadSearchSource(reader, catalog.posts.length));
+  return createCore(catalog, bundleBodyStore(reader), await loadSearchSource(reader, catalog.posts.length, options));
 }

@@ -32,9 +32,23 @@ export interface Listing {
   meta: ResponseMeta;
 }
 
+/** A list's posts merged in a language, kept per index: every page of a list cuts the same merge. */
+const merges = new WeakMap<CatalogIndex, WeakMap<readonly PostRecord[], Map<string, Resolved[]>>>();
+
+function merged(index: CatalogIndex, posts: readonly PostRecord[], lang: string, fallback: boolean): Resolved[] {
+  let ofIndex = merges.get(index);
+  if (!ofIndex) merges.set(index, (ofIndex = new WeakMap()));
+  let ofList = ofIndex.get(posts);
+  if (!ofList) ofIndex.set(posts, (ofList = new Map()));
+  const key = `${lang}\0${fallback}`;
+  let hit = ofList.get(key);
+  if (!hit) ofList.set(key, (hit = mergeByLanguage(posts, lang, fallback, index.policy)));
+  return hit;
+}
+
 /** A window of `posts` (already in list order) in the query's language. */
 export function listing(index: CatalogIndex, posts: readonly PostRecord[], query: ContentQuery, window: Window): Listing {
-  const resolved = mergeByLanguage(posts, query.lang, query.fallback, index.policy);
+  const resolved = merged(index, posts, query.lang, query.fallback);
   const data = summaries(index, cut(resolved, window));
   return {
     attribution: index.catalog.site.attribution,

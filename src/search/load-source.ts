@@ -12,6 +12,11 @@ export interface LoadedSearchSource extends SearchSource {
   loadAll(): void;
 }
 
+export interface SourceOptions {
+  /** Load the other languages in the background after a first search (a server); a build searches once for an example. */
+  warm?: boolean;
+}
+
 const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.index.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`];
 
 interface Language {
@@ -26,7 +31,7 @@ interface Language {
  * (a disk) reads a language's files then; one that cannot (Workers) reads the bytes now and opens
  * them on first use. Index ids are positions in the catalog's posts (`ids` of them).
  */
-export async function loadSearchSource(reader: BundleReader, ids: number): Promise<LoadedSearchSource> {
+export async function loadSearchSource(reader: BundleReader, ids: number, { warm = true }: SourceOptions = {}): Promise<LoadedSearchSource> {
   const need = (name: string, bytes: Uint8Array | undefined) => {
     if (!bytes) throw new Error(`the bundle has no ${name}`);
     return bytes;
@@ -56,7 +61,7 @@ export async function loadSearchSource(reader: BundleReader, ids: number): Promi
   let warming = false;
   /** One language per task, so requests in between are answered (Node: a Worker has its bytes already). */
   function warmInBackground() {
-    if (warming || !reader.readSync) return;
+    if (!warm || warming || !reader.readSync) return;
     warming = true;
     const rest = LANGUAGE_CODES.filter((l) => !loaded.has(l));
     const next = () => {

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Reuse } from '../build/reuse.ts';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { LIST_PAGES_FILE, readJson, reusableListPages, type ListPageDigests, type Reuse } from '../build/reuse.ts';
 import { loadCore } from '../build/load-bundle.ts';
 import { DIST, ROOTS } from '../build/roots.ts';
 import type { Core } from '../core/index.ts';
+import { listPageDigests } from './list-page.ts';
 
 /** The cores the pages render from, one per content root, loaded once per process. */
 export interface SiteRoot {
@@ -16,7 +18,7 @@ let loaded: Promise<SiteRoot[]> | undefined;
 
 export function roots(): Promise<SiteRoot[]> {
   const dir = process.env.FOLIO_DIST_ROOT ?? process.cwd();
-  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name))) })));
+  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name)), { warm: false }) })));
   return loaded;
 }
 
@@ -25,7 +27,22 @@ export function roots(): Promise<SiteRoot[]> {
  * links those pages instead of rendering them. FOLIO_REUSE names the build's reuse file.
  */
 export function reusedPosts(): Map<string, Set<string>> {
+  return new Map(Object.entries(readReuse()?.posts ?? {}).map(([root, slugs]) => [root, new Set(slugs)]));
+}
+
+function readReuse(): Reuse | undefined {
   const file = process.env.FOLIO_REUSE;
-  const reuse = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Reuse) : undefined;
-  return new Map(Object.entries(reuse?.posts ?? {}).map(([root, slugs]) => [root, new Set(slugs)]));
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Reuse) : undefined;
+}
+
+/**
+ * List pages the live build holds as they would be rendered now (src/build/reuse.ts), by file:
+ * `npm run build` links those too. The digests of this build's list pages are recorded in its
+ * folder (FOLIO_BUILD_DIR) for the next build.
+ */
+export async function reusedListPages(all: SiteRoot[]): Promise<Set<string>> {
+  const digests: ListPageDigests = Object.fromEntries(all.map((root) => [root.name, listPageDigests(root)]));
+  if (process.env.FOLIO_BUILD_DIR) await writeFile(join(process.env.FOLIO_BUILD_DIR, LIST_PAGES_FILE), JSON.stringify(digests));
+  const reuse = readReuse();
+  return new Set(reusableListPages(digests, reuse && (await readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))), reuse));
 }

@@ -67,9 +67,26 @@ describe('incremental builds', () => {
     // The site's posts but the two, and the sandbox's (untouched).
     const sandbox = (await readdir('sandbox/posts')).length;
     assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
-    assert.match(incremental, /^publish: unchanged posts \(linked from the live build\)/m);
+    assert.match(incremental, /incremental: [1-9]\d* list pages taken from the live build/, 'the lists that show neither post are linked');
+    assert.match(incremental, /^publish: API answers and discovery made, unchanged posts and lists linked from the live build/m);
     assert.match(incremental, new RegExp(`bundle main: ${await postCount()} posts \\(${(await postCount()) - 2} taken from the live build\\)`), 'the unchanged posts\' entries are taken whole, not loaded and rendered');
     assert.match(incremental, /bundle main: .*search indexes: ([1-9]|1[0-3]) of 14 taken from the live build \(([1-9]|1[0-3]) updated from it\)/, 'the languages whose posts did not change keep their index, the others are updated from it');
+    await build(join(dir, 'clean'), join(dir, 'clean-cache'));
+    await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
+  });
+
+  test('a post dated anew moves between list pages: every list that shows it is made again, the rest taken, and the output equals a clean build\'s', async () => {
+    const dated = async (slug: string) => Date.parse(/^date: (.*)$/m.exec(await readFile(join(content, 'posts', slug, 'en.md'), 'utf8'))![1]!);
+    const slugs = await readdir(join(content, 'posts'));
+    const dates = await Promise.all(slugs.map(dated));
+    // The oldest post (the last of the English home's last page) becomes the newest (the first of its first).
+    const oldest = slugs[dates.indexOf(Math.min(...dates))]!;
+    const en = join(content, 'posts', oldest, 'en.md');
+    await writeFile(en, (await readFile(en, 'utf8')).replace(/^date: .*$/m, `date: ${new Date(Math.max(...dates) + 86_400_000).toISOString()}`));
+    assert.ok((await postCount()) > 10, 'more posts than a list page holds');
+    const incremental = await build(join(dir, 'live'), join(dir, 'cache'));
+    assert.match(incremental, /incremental: [1-9]\d* list pages taken from the live build/, 'the lists that do not show the post are linked');
+    await rm(join(dir, 'clean'), { recursive: true, force: true });
     await build(join(dir, 'clean'), join(dir, 'clean-cache'));
     await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
   });

@@ -54,7 +54,8 @@ function* queries(shape: NonNullable<Route['query']>): Generator<URLSearchParams
  */
 export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, taken?: TakenFromLive): Promise<void> {
   const { base } = root.core.catalog;
-  const publish = async (path: string, query: string, shape: QueryShape): Promise<unknown> => {
+  /** Publishes an answer if it is a 200; `read` returns its JSON body too. */
+  const publish = async (path: string, query: string, shape: QueryShape, read = false): Promise<unknown> => {
     const target = `${base}${path}${query ? `?${query}` : ''}`;
     const response = await functions(new Request(`http://folio.local${target}`), `${base}${path}`);
     if (!response || response.status !== 200) return undefined;
@@ -64,7 +65,7 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
       { path: `${base}${path}`, query, shape, type: response.headers.get('content-type')!, cacheControl: response.headers.get('cache-control')!, ...(Object.keys(headers).length ? { headers } : {}) },
       body,
     );
-    return response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : undefined;
+    return read && response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : true;
   };
   await publish('/api', '', 'none');
   for (const route of ROUTES) {
@@ -74,13 +75,16 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
       if (taken?.answers.has(`${base}${path}`)) continue;
       const seen = new Set<string>();
       for (const q of queries(route.query)) {
+        // A list's first page says how many pages follow.
+        let pages = 0;
         for (let page = 1; ; page++) {
           if (page > 1) q.set('page', String(page));
           const query = canonicalQuery(route.query, q);
           if (seen.has(query)) break;
           seen.add(query);
-          const body = (await publish(path, query, route.query)) as { pagination?: { total_pages: number } } | undefined;
-          if (route.query !== 'list' || page >= (body?.pagination?.total_pages ?? 0)) break;
+          const answered = await publish(path, query, route.query, page === 1 && route.query === 'list');
+          if (page === 1) pages = (answered as { pagination?: { total_pages: number } } | undefined)?.pagination?.total_pages ?? 0;
+          if (route.query !== 'list' || !answered || page >= pages) break;
         }
       }
     }

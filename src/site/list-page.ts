@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { language } from '../core/languages.ts';
+import { format, messages } from '../core/messages.ts';
+import { hrefOf, PAGE_SIZE, pageSpecs, pathOf, type PageSpec } from './page-specs.ts';
+import type { SiteRoot } from './data.ts';
+import type { Core } from '../core/index.ts';
+import type { TermCount } from '../core/taxonomies.ts';
+
+export type ListSpec = Extract<PageSpec, { kind: 'home' | 'term' }>;
+
+/** The categories with their counts in a language, once per core: every list page of the language shows them. */
+const categoryLists = new WeakMap<Core, Map<string, TermCount[]>>();
+function categoriesIn(core: Core, lang: string): TermCount[] {
+  let ofCore = categoryLists.get(core);
+  if (!ofCore) categoryLists.set(core, (ofCore = new Map()));
+  let hit = ofCore.get(lang);
+  if (!hit) ofCore.set(lang, (hit = core.terms.list('categories', new URLSearchParams({ lang })).data));
+  return hit;
+}
+
+/** Everything a list page (a home or a term's page) shows besides the root's scope. */
+export function listPageData(root: SiteRoot, spec: ListSpec) {
+  const { core } = root;
+  const m = messages(spec.lang);
+  const params = new URLSearchParams({ lang: spec.lang, page: String(spec.page), per_page: String(PAGE_SIZE) });
+  const list = spec.kind === 'home' ? core.posts.list(params) : core.terms.posts(spec.taxonomy, spec.slug, params);
+  const term = spec.kind === 'term' ? core.index.terms[spec.taxonomy].get(spec.slug)!.term : undefined;
+  const heading = spec.kind === 'home' ? m.latest : format(spec.taxonomy === 'categories' ? m.inCategory : m.tagged, { name: `\u2068${term!.name}\u2069` });
+  const description = spec.kind === 'home' ? (core.catalog.site.descriptions[spec.lang] ?? core.catalog.site.description) : heading;
+  const alternates = core.index.languagesWithPosts.map((code) => ({
+    code,
+    hreflang: language(code).hreflang,
+    label: language(code).native_name,
+    href: hrefOf(root, { kind: 'home', lang: code, page: 1 }),
+  }));
+  const categories = categoriesIn(core, spec.lang);
+  return { list, term, heading, description, alternates, categories };
+}
+
+const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spec.kind === 'term';
+
+/** The file a page is published at, in the static artefact. */
+export const pageFile = (root: SiteRoot, spec: PageSpec) => `${[root.base, pathOf(spec)].filter(Boolean).join('/')}/index.html`.replace(/^\/?/, '/');
+
+/**
+ * A digest of each list page of a root by its file: what the page shows. Given the same code and
+ * the same scope (src/build/reuse.ts), equal digests mean byte-identical pages.
+ */
+export function listPageDigests(root: SiteRoot): Record<string, string> {
+  return Object.fromEntries(
+    pageSpecs(root)
+      .filter(isList)
+      .map((spec) => [pageFile(root, spec), createHash('sha256').update(JSON.stringify({ spec, data: listPageData(root, spec) })).digest('base64url')]),
+  );
+}
