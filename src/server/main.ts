@@ -10,7 +10,7 @@ import { localSessionBus } from '../state/session-bus.ts';
 import { sharedMemory } from '../state/shared-memory.ts';
 import { sharedRateLimiter } from '../state/rate-limit-table.ts';
 import { sharedStreamCounter } from '../state/stream-counter.ts';
-import { redisState } from '../state/redis.ts';
+import { REDIS_WAIT_MS, redisState } from '../state/redis.ts';
 import type { WorkerData } from './worker.ts';
 
 const config = readConfig();
@@ -42,6 +42,7 @@ const announce = (port: number, siteUrl: string, buildId: string) =>
 
 if (config.workers === 1) {
   const redis = config.redisUrl ? redisState(config.redisUrl, (m) => console.error(m)) : undefined;
+  if (redis && !(await redis.ready(REDIS_WAIT_MS))) console.error(`redis: not reachable within ${REDIS_WAIT_MS / 1000} s; serving, requests are counted once it is`);
   const serving = await serve(
     config,
     {

@@ -6,7 +6,7 @@ import { sharedRateLimiter } from '../state/rate-limit-table.ts';
 import { sharedStreamCounter } from '../state/stream-counter.ts';
 import { threadSessionBus } from '../state/session-bus.ts';
 import { holdContact, relayedContact } from '../state/contact-relay.ts';
-import { redisState } from '../state/redis.ts';
+import { REDIS_WAIT_MS, redisState } from '../state/redis.ts';
 import type { SharedMemory } from '../state/shared-memory.ts';
 import type { ContactService } from '../contact/service.ts';
 
@@ -25,6 +25,7 @@ const data = workerData as WorkerData;
 const config = readConfig();
 // With REDIS_URL the state is shared with other processes too; else between these threads.
 const redis = config.redisUrl ? redisState(config.redisUrl, (m) => console.error(m)) : undefined;
+if (redis && !(await redis.ready(REDIS_WAIT_MS))) console.error(`redis: not reachable within ${REDIS_WAIT_MS / 1000} s; serving, requests are counted once it is`);
 const threads = redis ? undefined : threadSessionBus('folio-mcp-sessions', data.workers);
 const sessions = redis?.sessions ?? threads!;
 const relays = new Map<string, ContactService | undefined>();

@@ -17,6 +17,12 @@ export interface RedisState {
   lock: KeyedQueue;
   streams: StreamCounter;
   sessions: SessionBus;
+  /**
+   * Resolves true once both connections are up, false after `ms`: a server waits for it before it
+   * listens, so its first requests are counted (commands sent before the connection fail at once,
+   * and a failed count lets the request through).
+   */
+  ready(ms: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -26,6 +32,9 @@ if n == tonumber(ARGV[1]) then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
 return n`;
 
 const SESSION_TTL_SECONDS = 60;
+
+/** How long a starting server waits for the store before it listens anyway. */
+export const REDIS_WAIT_MS = 5_000;
 
 const windowEnd = (windowMs: number) => (Math.floor(Date.now() / windowMs) + 1) * windowMs;
 
@@ -72,8 +81,14 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     },
     'the shared lock store',
   );
+  const up = (client: Redis) => (client.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => client.once('ready', () => resolve())));
   return {
     lock,
+    ready: (ms) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+      return Promise.race([Promise.all([up(redis), up(subscriber)]).then(() => true), late]).finally(() => clearTimeout(timer));
+    },
     limiter(limit, windowSeconds) {
       const windowMs = windowSeconds * 1000;
       const book = leaseBook(limit);
