@@ -11,4 +11,7 @@ export default defineConfig({
   build: { format: 'directory' },
   devToolbar: { enabled: false },
   telemetry: false,
+  // Each build writes into a new folder, where the answers step (its own process) writes while Astro
+  // renders: Astro must not empty it first.
+  vite: { build: { emptyOutDir: false } },
 });

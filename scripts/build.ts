@@ -1,7 +1,7 @@
 // `npm run build`: content -> bundles (a child process) -> Astro pages -> published answers and the
 // manifest, all in a fresh builds/<id> folder that goes live by one atomic switch of dist/current.
 // A failed build removes its folder, leaves the live build as it was, and exits 1.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
-import { publishBuild } from '../src/build/publish-build.ts';
+import { ANSWERS_FILE, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
@@ -62,6 +62,31 @@ if (liveLayout && liveInputs?.fingerprint === fingerprint) {
   process.exit(0);
 }
 
+/** A step of the build in a child process (this build's environment): what it printed once it ends well. */
+function runStep(name: string, script: string) {
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const done = new Promise<string>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) return resolve(out);
+      process.stdout.write(out);
+      reject(new Error(`the ${name} step failed (exit ${code ?? signal})`));
+    });
+  });
+  // A failure while nothing waits on it yet is reported where the build waits.
+  done.catch(() => undefined);
+  return {
+    done,
+    /** Ends the step and waits for it to exit (so nothing writes into a folder being removed). */
+    async stop() {
+      child.kill();
+      await done.catch(() => undefined);
+    },
+  };
+}
+
 const id = newBuildId();
 const dir = await prepareBuildDir(PUBLISH.out, id);
 // Every step (the bundle process, Astro's config and pages) writes into this build's folder.
@@ -71,10 +96,9 @@ const codings = variantCache(join(CACHE_DIR, 'codings'));
 try {
   // The live build's bundles, when the same code made them, lend what did not change (search indexes).
   if (liveLayout && liveInputs?.code === code) process.env.FOLIO_LIVE_BUNDLES = join(liveLayout.dir, 'bundle');
-  const bundle = await timings.time('content -> bundles (load, render, index)', async () => spawnSync(process.execPath, ['scripts/bundle.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }));
-  process.stdout.write(bundle.stdout);
-  if (bundle.status !== 0) throw new Error(`the bundle step failed (exit ${bundle.status ?? 'signal'})`);
-  process.env.SITE_URL ??= /site url (\S+)/.exec(bundle.stdout)?.[1];
+  const bundled = await timings.time('content -> bundles (load, render, index)', () => runStep('bundle', 'scripts/bundle.ts').done);
+  process.stdout.write(bundled);
+  process.env.SITE_URL ??= /site url (\S+)/.exec(bundled)?.[1];
   // Posts unchanged since the live build (same code): their pages and answers are linked from it.
   const reuse = await reusablePosts(liveLayout, liveInputs?.code, code, buildLayout(dir), roots);
   if (reuse) {
@@ -83,12 +107,24 @@ try {
     const kept = Object.values(reuse.posts).reduce((n, s) => n + s.length, 0);
     console.log(`incremental: ${kept} unchanged posts taken from build ${live}`);
   }
-  // Loaded here, not at the top: a build with nothing to do never pays for Astro.
-  const { build } = await import('astro');
-  await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
+  // The answers are made in a process of their own while Astro renders the pages: two cores busy.
+  const answersStep = runStep('answers', 'scripts/publish-answers.ts');
+  try {
+    // Loaded here, not at the top: a build with nothing to do never pays for Astro.
+    const { build } = await import('astro');
+    await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
+  } catch (e) {
+    await answersStep.stop();
+    throw e;
+  }
+  const answered = await answersStep.done;
+  process.stdout.write(answered);
+  const published = JSON.parse(await readFile(join(dir, ANSWERS_FILE), 'utf8')) as PublishedAnswers;
+  await rm(join(dir, ANSWERS_FILE));
+  timings.add(published.phases, 'pages (Astro)');
   const t = performance.now();
   const layout = buildLayout(dir);
-  const manifest = await publishBuild(layout, id, timings, codings, reuse);
+  const manifest = await publishManifest(layout, id, published, timings, codings, reuse);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
   await writeTargets(layout, requested);

@@ -15,35 +15,49 @@ import { paths } from '../core/urls.ts';
 import { pooled } from './pooled.ts';
 import { placeTree } from './place-file.ts';
 import { emitSkills } from './emit/skills.ts';
-import { diskPublisher } from './emit/publisher.ts';
+import { diskPublisher, type PublishedAnswer } from './emit/publisher.ts';
 import { writeManifest } from './write-manifest.ts';
 import type { variantCache } from './variant-cache.ts';
+import { variantWriter, type FileFacts } from './file-variants.ts';
 import { LIST_PAGES_FILE, liveBuildFiles, readJson, reusableListPages, type ListPageDigests, type Reuse } from './reuse.ts';
 import { emitHostFiles } from './emit/host-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
-import type { Timings } from './timings.ts';
+import type { Phase, Timings } from './timings.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Links made at once when a build takes files from the live build (syscalls overlap; no CPU to share). */
 const LINKS_IN_FLIGHT = 64;
 
+/** Where the answers step leaves what it published, in the build's folder (removed once read). */
+export const ANSWERS_FILE = 'answers-published.json';
+
+/** What the answers step (its own process, beside Astro) hands to the manifest step, as JSON. */
+export interface PublishedAnswers {
+  answers: PublishedAnswer[];
+  /** Every file it wrote or linked, with its facts. */
+  facts: [string, FileFacts][];
+  phases: Phase[];
+}
+
+/** The roots with their cores and the host whose limits the published guides print. */
+async function publishHost(layout: BuildLayout) {
+  // Published answers sign nothing: the published key is the only one a document may print.
+  // No search indexes loaded in the background: the build searches once, for an OpenAPI example.
+  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false }));
+  // The limits the guides print are the server's settings; nothing else of the host reaches a file.
+  const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
+  return { roots, host };
+}
+
 /**
- * What a build takes from the live one: the pages of its unchanged posts and lists, their detail
- * answers and Markdown twins, as links to make. What is taken is known before anything is linked,
- * so the answers made meanwhile leave it out.
+ * What a build takes from the live one besides list pages: the pages of its unchanged posts, their
+ * detail answers and Markdown twins, as links to make. What is taken is known before anything is
+ * linked, so the answers made meanwhile leave it out.
  */
 async function linksFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout) {
   const live = await liveBuildFiles(reuse, out, layout.client);
   const taken = { answers: new Set<string>(), files: new Set<string>() } satisfies TakenFromLive;
   const links: (() => Promise<unknown>)[] = [];
-  // The list pages Astro left out (src/site/data.ts): unchanged since the live build.
-  const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
-  const lists = reusableListPages(now ?? {}, before, reuse);
-  console.log(`incremental: ${lists.length} list pages taken from the live build`);
-  for (const page of lists) {
-    if (!live.has(page)) throw new Error(`the live build lists ${page} but does not hold it`);
-    links.push(() => live.file(page));
-  }
   for (const { name, base, core } of roots) {
     for (const slug of reuse.posts[name] ?? []) {
       const post = core.index.bySlug.get(slug);
@@ -66,29 +80,25 @@ async function linksFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnTy
 }
 
 /**
- * The last phase of a build, after Astro has written the pages: every answer that is a function of
- * the path (API, discovery documents, Markdown twins, feeds, sitemaps, agent skills, media) as
- * files beside the pages, then the manifest of all of them (DESIGN.md: publish, then serve by lookup).
+ * The build's answers, run in a process of its own while Astro renders the pages (they share
+ * nothing but the bundles): every answer that is a function of the path (API, discovery documents,
+ * Markdown twins, feeds, sitemaps, agent skills, media) as files beside the pages
+ * (DESIGN.md: publish, then serve by lookup).
  */
-export async function publishBuild(layout: BuildLayout, build: string, timings?: Timings, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<Manifest> {
-  const time = <T>(phase: string, run: () => Promise<T>) => (timings ? timings.time(phase, run) : run());
-  // Published answers sign nothing: the published key is the only one a document may print.
-  // No search indexes loaded in the background: the build searches once, for an OpenAPI example.
-  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false }));
-  // The limits the guides print are the server's settings; nothing else of the host reaches a file.
-  const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
+export async function publishAnswers(layout: BuildLayout, timings: Timings, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<PublishedAnswers> {
+  const { roots, host } = await publishHost(layout);
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
-  // Unchanged posts and lists linked from the live build while the other answers are made: the links
-  // wait on the file system, the answers on the CPU.
+  // Unchanged posts linked from the live build while the other answers are made: the links wait on
+  // the file system, the answers on the CPU.
   const fromLive = reuse ? await linksFromLive(reuse, roots, out, layout) : { taken: undefined, links: [] };
-  await time(reuse ? 'publish: API answers and discovery made, unchanged posts and lists linked from the live build' : 'publish: API answers and discovery', async () => {
+  await timings.time(reuse ? 'publish: API answers and discovery made, unchanged posts linked from the live build' : 'publish: API answers and discovery', async () => {
     const answers = async () => {
       for (const root of roots) await emitStaticApi(root, functions, out, fromLive.taken);
     };
     await Promise.all([pooled(fromLive.links, LINKS_IN_FLIGHT, (link) => link()), answers()]);
   });
-  await time('publish: feeds, sitemaps, skills, media', async () => {
+  await timings.time('publish: feeds, sitemaps, skills, media', async () => {
     for (const root of roots) {
       await emitFeeds(root.core, out);
       await emitSitemap(root.core, out);
@@ -98,11 +108,35 @@ export async function publishBuild(layout: BuildLayout, build: string, timings?:
       if (existsSync(media)) await placeTree(media, join(layout.client, root.base, 'media'), out.files.ensureDir);
     }
     await out.files.flush();
-    await emitHostFiles(layout.client);
   });
+  return { answers: out.answers, facts: [...out.files.facts], phases: timings.phases() };
+}
+
+/**
+ * The last step, once Astro has written the pages and the answers step its files: the list pages
+ * Astro left out linked from the live build, the static host's files, and the manifest of all of them.
+ */
+export async function publishManifest(layout: BuildLayout, build: string, published: PublishedAnswers, timings: Timings, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<Manifest> {
+  const { roots, host } = await publishHost(layout);
+  const written = variantWriter(layout.client, codings);
+  for (const [file, facts] of published.facts) written.facts.set(file, facts);
+  if (reuse) {
+    await timings.time('publish: unchanged list pages linked from the live build', async () => {
+      // Also makes every page Astro wrote with the live build's bytes a link with its facts.
+      const live = await liveBuildFiles(reuse, { files: written }, layout.client);
+      // The list pages Astro left out (src/site/data.ts): unchanged since the live build.
+      const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
+      const lists = reusableListPages(now ?? {}, before, reuse);
+      console.log(`incremental: ${lists.length} list pages taken from the live build`);
+      await pooled(lists, LINKS_IN_FLIGHT, async (page) => {
+        if (!(await live.file(page))) throw new Error(`the live build lists ${page} but does not hold it`);
+      });
+    });
+  }
+  await emitHostFiles(layout.client);
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
-  const manifest = await time('publish: manifest (pages and assets read, coded)', () =>
-    writeManifest({ build, clientDir: layout.client, written: out.files, answers: out.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest),
+  const manifest = await timings.time('publish: manifest (pages and assets read, coded)', () =>
+    writeManifest({ build, clientDir: layout.client, written, answers: published.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest),
   );
   // Codings of files linked from the live build stay cached too: a later build with other code needs them.
   for (const f of manifest.files) codings?.keep(f.etag.slice(1, -1));

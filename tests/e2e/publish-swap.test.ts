@@ -149,59 +149,66 @@ describe('publishing while serving', () => {
     const session = await mcpSession(server.url);
     const before = await session.firstSlug();
     const loop = readers(server.url);
-    // The new essay: a copy of one (so its translations stay current), dated newest.
-    const fresh = join(content, 'posts', 'a-new-essay');
-    await cp(join(content, 'posts', 'the-slow-web'), fresh, { recursive: true });
-    const en = join(fresh, 'en.md');
-    await writeFile(en, (await readFile(en, 'utf8')).replace(/^date: .*$/m, 'date: 2026-11-20T08:00:00Z'));
-    const built = await build('--timings');
-    const published = Date.now();
-    assert.equal(built.code, 0, built.output);
-    // The phase table: every phase with its wall time and share, then the total.
-    for (const phase of ['content -> bundles', 'pages (Astro)', 'publish: API answers', 'publish: manifest', 'go live', 'total']) {
-      assert.match(built.output, new RegExp(`^${phase.replace(/[()]/g, '\\$&')}.*\\s\\d+\\.\\d\\d s\\s+\\d+ %$`, 'm'), phase);
-    }
-    const checks: [string, RequestInit, (text: string, status: number) => boolean][] = [
-      ['/api/posts', {}, (t) => (JSON.parse(t) as { data: { slug: string }[] }).data[0]?.slug === 'a-new-essay'],
-      ['/api/posts/a-new-essay?lang=es', {}, (_, status) => status === 200],
-      ['/a-new-essay', {}, (t, status) => status === 200 && t.includes('<html')],
-      ['/es/a-new-essay', { headers: { accept: 'application/json' } }, (t, status) => status === 200 && t.includes('"slug":"a-new-essay"')],
-      ['/', {}, (t) => t.includes('href="/a-new-essay"')],
-      ['/feed.xml', {}, (t) => t.includes('/a-new-essay</link>')],
-      ['/es/feed.xml', {}, (t) => t.includes('/es/a-new-essay</link>')],
-      ['/sitemap.xml', {}, (t) => t.includes('/a-new-essay</loc>')],
-      ['/llms.txt', {}, (t) => t.includes('/a-new-essay')],
-      ['/api/search?q=slow', {}, (t) => t.includes('"slug":"a-new-essay"')],
-      ['/graphql?query=%7Bpost(slug%3A%22a-new-essay%22)%7Bslug%7D%7D', {}, (t) => t.includes('"slug":"a-new-essay"')],
-    ];
-    const pending = new Set(checks.map((c) => c[0]));
-    while (pending.size > 0 && Date.now() - published < 5000) {
-      for (const [target, init, ok] of checks) {
-        if (!pending.has(target)) continue;
-        const r = await fetch(server.url + target, init);
-        if (ok(await r.text(), r.status)) pending.delete(target);
+    // A failed assertion must not leave the readers and the session running (the file would never end).
+    try {
+      // The new essay: a copy of one (so its translations stay current), dated newest.
+      const fresh = join(content, 'posts', 'a-new-essay');
+      await cp(join(content, 'posts', 'the-slow-web'), fresh, { recursive: true });
+      const en = join(fresh, 'en.md');
+      await writeFile(en, (await readFile(en, 'utf8')).replace(/^date: .*$/m, 'date: 2026-11-20T08:00:00Z'));
+      const built = await build('--timings');
+      const published = Date.now();
+      assert.equal(built.code, 0, built.output);
+      // The phase table: every phase with its wall time and share, then the total.
+      for (const phase of ['content -> bundles', 'pages (Astro)', 'publish: API answers', 'publish: manifest', 'go live', 'total']) {
+        // A phase run in the answers process says which phase it ran beside.
+        assert.match(built.output, new RegExp(`^${phase.replace(/[()]/g, '\\$&')}.*\\s\\d+\\.\\d\\d s\\s+\\d+ %( {2}\\(beside pages \\(Astro\\)\\))?$`, 'm'), phase);
       }
+      const checks: [string, RequestInit, (text: string, status: number) => boolean][] = [
+        ['/api/posts', {}, (t) => (JSON.parse(t) as { data: { slug: string }[] }).data[0]?.slug === 'a-new-essay'],
+        ['/api/posts/a-new-essay?lang=es', {}, (_, status) => status === 200],
+        ['/a-new-essay', {}, (t, status) => status === 200 && t.includes('<html')],
+        ['/es/a-new-essay', { headers: { accept: 'application/json' } }, (t, status) => status === 200 && t.includes('"slug":"a-new-essay"')],
+        ['/', {}, (t) => t.includes('href="/a-new-essay"')],
+        ['/feed.xml', {}, (t) => t.includes('/a-new-essay</link>')],
+        ['/es/feed.xml', {}, (t) => t.includes('/es/a-new-essay</link>')],
+        ['/sitemap.xml', {}, (t) => t.includes('/a-new-essay</loc>')],
+        ['/llms.txt', {}, (t) => t.includes('/a-new-essay')],
+        ['/api/search?q=slow', {}, (t) => t.includes('"slug":"a-new-essay"')],
+        ['/graphql?query=%7Bpost(slug%3A%22a-new-essay%22)%7Bslug%7D%7D', {}, (t) => t.includes('"slug":"a-new-essay"')],
+      ];
+      const pending = new Set(checks.map((c) => c[0]));
+      while (pending.size > 0 && Date.now() - published < 5000) {
+        for (const [target, init, ok] of checks) {
+          if (!pending.has(target)) continue;
+          const r = await fetch(server.url + target, init);
+          if (ok(await r.text(), r.status)) pending.delete(target);
+        }
+      }
+      const took = Date.now() - published;
+      await new Promise((r) => setTimeout(r, 200));
+      await loop.stop();
+      assert.deepEqual([...pending], [], 'every surface shows the new post');
+      assert.ok(took <= 2000, `seen everywhere ${took} ms after the build finished`);
+      const now = await manifestOf();
+      assert.notEqual(now.build, old.build);
+      for (const s of loop.seen) {
+        assert.ok(s.status < 500, `${s.target}: ${s.status}`);
+        if (!PUBLISHED.includes(s.target)) continue;
+        // Each answer is one build's published bytes, old or new, never a mix or a stray.
+        assert.ok(etagsOf(old, s.target).has(s.etag!) || etagsOf(now, s.target).has(s.etag!), `${s.target} answered ${s.etag}`);
+      }
+      assert.ok(loop.seen.some((s) => s.target === '/api/posts' && etagsOf(now, '/api/posts').has(s.etag!)), 'readers saw the new build');
+      assert.match(server.output(), new RegExp(`now serving build ${now.build}`));
+      // A session under way finishes on the build it began with; a new one sees the new build.
+      assert.equal(await session.firstSlug(), before);
+      await session.close();
+      const fresh2 = await mcpSession(server.url);
+      assert.equal(await fresh2.firstSlug(), 'a-new-essay');
+      await fresh2.close();
+    } finally {
+      await loop.stop();
+      await session.close();
     }
-    const took = Date.now() - published;
-    await new Promise((r) => setTimeout(r, 200));
-    await loop.stop();
-    assert.deepEqual([...pending], [], 'every surface shows the new post');
-    assert.ok(took <= 2000, `seen everywhere ${took} ms after the build finished`);
-    const now = await manifestOf();
-    assert.notEqual(now.build, old.build);
-    for (const s of loop.seen) {
-      assert.ok(s.status < 500, `${s.target}: ${s.status}`);
-      if (!PUBLISHED.includes(s.target)) continue;
-      // Each answer is one build's published bytes, old or new, never a mix or a stray.
-      assert.ok(etagsOf(old, s.target).has(s.etag!) || etagsOf(now, s.target).has(s.etag!), `${s.target} answered ${s.etag}`);
-    }
-    assert.ok(loop.seen.some((s) => s.target === '/api/posts' && etagsOf(now, '/api/posts').has(s.etag!)), 'readers saw the new build');
-    assert.match(server.output(), new RegExp(`now serving build ${now.build}`));
-    // A session under way finishes on the build it began with; a new one sees the new build.
-    assert.equal(await session.firstSlug(), before);
-    await session.close();
-    const fresh2 = await mcpSession(server.url);
-    assert.equal(await fresh2.firstSlug(), 'a-new-essay');
-    await fresh2.close();
   });
 });

@@ -1,0 +1,19 @@
+// The build's answers step (src/build/publish-build.ts), run by `npm run build` in a process of its
+// own while Astro renders the pages in another: FOLIO_BUILD_DIR names the build's folder,
+// FOLIO_REUSE what it takes from the live build. Writes what it published for the manifest step.
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildLayout, CACHE_DIR } from '../src/build/roots.ts';
+import { ANSWERS_FILE, publishAnswers } from '../src/build/publish-build.ts';
+import { phaseTimings } from '../src/build/timings.ts';
+import { variantCache } from '../src/build/variant-cache.ts';
+import type { Reuse } from '../src/build/reuse.ts';
+
+const dir = process.env.FOLIO_BUILD_DIR;
+if (!dir) throw new Error('FOLIO_BUILD_DIR names the build folder (scripts/build.ts sets it)');
+const reuse = process.env.FOLIO_REUSE ? (JSON.parse(readFileSync(process.env.FOLIO_REUSE, 'utf8')) as Reuse) : undefined;
+const published = await publishAnswers(buildLayout(dir), phaseTimings(), variantCache(join(CACHE_DIR, 'codings')), reuse);
+await writeFile(join(dir, ANSWERS_FILE), JSON.stringify(published));
+// Peak resident memory of this process, for the build benchmark (it runs beside the pages process).
+console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (answers)`);
