@@ -16,7 +16,8 @@ import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
-import { ANSWERS_FILE, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
+import { ANSWERS_FILE, linkPagesFromLive, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
+import { variantWriter } from '../src/build/file-variants.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
@@ -117,14 +118,16 @@ try {
     await answersStep.stop();
     throw e;
   }
-  const answered = await answersStep.done;
-  process.stdout.write(answered);
+  const layout = buildLayout(dir);
+  // Files this process places: the live build's pages, linked while the answers step runs, then Astro's.
+  const written = variantWriter(layout.client, codings);
+  if (reuse) await timings.time('publish: unchanged posts\' pages and list pages linked from the live build', () => linkPagesFromLive(layout, reuse, written));
+  process.stdout.write(await answersStep.done);
   const published = JSON.parse(await readFile(join(dir, ANSWERS_FILE), 'utf8')) as PublishedAnswers;
   await rm(join(dir, ANSWERS_FILE));
   timings.add(published.phases, 'pages (Astro)');
   const t = performance.now();
-  const layout = buildLayout(dir);
-  const manifest = await publishManifest(layout, id, published, timings, codings, reuse);
+  const manifest = await publishManifest(layout, id, published, written, timings, codings);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
   await writeTargets(layout, requested);

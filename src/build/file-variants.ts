@@ -1,4 +1,5 @@
-import { link, mkdir, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { link, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -35,18 +36,18 @@ export type LiveSource = (file: string, etag: string, withBody: boolean) => Prom
 export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, concurrency = 16) {
   const facts = new Map<string, FileFacts>();
   const byEtag = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
-  const made = new Map<string, Promise<unknown>>();
+  const made = new Set<string>();
   let live: LiveSource | undefined;
   const firstOf = new Map<string, Promise<string>>();
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
 
-  /** Each folder made once, however many files go into it at once. */
-  async function ensureDir(file: string) {
+  /** Each folder made once (synchronously, like the links that fill it), however many files go into it. */
+  function ensureDir(file: string): void {
     const d = dirname(file);
-    let making = made.get(d);
-    if (!making) made.set(d, (making = mkdir(d, { recursive: true })));
-    await making;
+    if (made.has(d)) return;
+    mkdirSync(d, { recursive: true });
+    made.add(d);
   }
 
   async function variants(file: string, body: Uint8Array, etag: string): Promise<{ br?: number; gzip?: number }> {
@@ -92,7 +93,7 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
     const kept = await live?.(file, etag, !alreadyWritten);
     if (kept) return void facts.set(file, kept);
     if (!alreadyWritten) {
-      await ensureDir(join(dir, file));
+      ensureDir(join(dir, file));
       // The same bytes under another name (the legacy alias, a fallback equal to the translation): a link.
       const same = firstOf.get(etag);
       if (same) await link(join(dir, await same), join(dir, file));

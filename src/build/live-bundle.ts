@@ -54,7 +54,7 @@ export async function liveBundle(dir: string) {
       const files = [...Object.keys(record.entries).map((lang) => join('bodies', record.slug, `${lang}.json`)), ...assets.map((name) => join('media', record.slug, name))];
       await mkdir(join(outDir, 'bodies', record.slug), { recursive: true });
       if (assets.length > 0) await mkdir(join(outDir, 'media', record.slug), { recursive: true });
-      await Promise.all(files.map((file) => placeFile(join(dir, file), join(outDir, file))));
+      for (const file of files) placeFile(join(dir, file), join(outDir, file));
     },
   };
 }

@@ -1,24 +1,26 @@
-import { copyFile, link } from 'node:fs/promises';
+import { copyFileSync, linkSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesUnder } from './files-under.ts';
-import { pooled } from './pooled.ts';
 
 /**
  * Puts a file a cache or the live build already holds into a new build: a hard link (no bytes
  * copied), or a copy across file systems. Nothing writes to a placed file afterwards, so sharing
- * its bytes is safe.
+ * its bytes is safe. Synchronous: a link is a few microseconds in the kernel, less than a trip
+ * through libuv's pool costs, and an incremental build makes about 200,000 of them.
  */
-export async function placeFile(from: string, to: string): Promise<void> {
-  await link(from, to).catch(async (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EXDEV') throw e;
-    await copyFile(from, to);
-  });
+export function placeFile(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    copyFileSync(from, to);
+  }
 }
 
 /** Places every file of the folder `from` at the same place under `to`; `ensureDir` makes a file's folder. */
-export async function placeTree(from: string, to: string, ensureDir: (file: string) => Promise<unknown>): Promise<void> {
-  await pooled(filesUnder(from), 16, async (file) => {
-    await ensureDir(join(to, file));
-    await placeFile(join(from, file), join(to, file));
-  });
+export function placeTree(from: string, to: string, ensureDir: (file: string) => void): void {
+  for (const file of filesUnder(from)) {
+    ensureDir(join(to, file));
+    placeFile(join(from, file), join(to, file));
+  }
 }

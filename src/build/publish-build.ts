@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createFunctions, ROUTES } from '../../functions/routes.ts';
 import type { Host, Root } from '../../functions/context.ts';
-import type { BuildLayout } from './roots.ts';
+import { ROOTS as ROOT_SPECS, type BuildLayout } from './roots.ts';
 import { contentRoots, instanceHost } from '../app/build.ts';
 import { appSettings } from '../app/settings.ts';
 import { loadCore } from './load-bundle.ts';
@@ -50,8 +50,8 @@ async function publishHost(layout: BuildLayout) {
 }
 
 /**
- * What a build takes from the live one besides list pages: the pages of its unchanged posts, their
- * detail answers and Markdown twins, as links to make. What is taken is known before anything is
+ * What the answers step takes from the live build: the detail answers and Markdown twins of its
+ * unchanged posts, as links to make (their pages are linked by the pages process, linkPagesFromLive). What is taken is known before anything is
  * linked, so the answers made meanwhile leave it out.
  */
 async function linksFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout) {
@@ -62,7 +62,6 @@ async function linksFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnTy
     for (const slug of reuse.posts[name] ?? []) {
       const post = core.index.bySlug.get(slug);
       if (!post) continue;
-      links.push(() => live.pages(base, slug));
       const api = `${base}/api/posts/${slug}`;
       if (live.hasAnswers(api)) {
         taken.answers.add(api);
@@ -92,7 +91,7 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, codi
   // Unchanged posts linked from the live build while the other answers are made: the links wait on
   // the file system, the answers on the CPU.
   const fromLive = reuse ? await linksFromLive(reuse, roots, out, layout) : { taken: undefined, links: [] };
-  await timings.time(reuse ? 'publish: API answers and discovery made, unchanged posts linked from the live build' : 'publish: API answers and discovery', async () => {
+  await timings.time(reuse ? 'publish: API answers and discovery made, unchanged posts\' answers linked from the live build' : 'publish: API answers and discovery', async () => {
     const answers = async () => {
       for (const root of roots) await emitStaticApi(root, functions, out, fromLive.taken);
     };
@@ -105,7 +104,7 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, codi
       await emitSkills(root.core, out);
       const media = join(layout.bundle(root.name), 'media');
       // Linked, not copied: the bundle's media are never written again.
-      if (existsSync(media)) await placeTree(media, join(layout.client, root.base, 'media'), out.files.ensureDir);
+      if (existsSync(media)) placeTree(media, join(layout.client, root.base, 'media'), out.files.ensureDir);
     }
     await out.files.flush();
   });
@@ -113,26 +112,30 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, codi
 }
 
 /**
- * The last step, once Astro has written the pages and the answers step its files: the list pages
- * Astro left out linked from the live build, the static host's files, and the manifest of all of them.
+ * The pages the live build holds as this build would render them, linked into this build by the
+ * pages process once Astro is done (while the answers step still runs): the pages of unchanged
+ * posts in every language and the list pages Astro left out (src/site/data.ts). From then on, a page
+ * Astro wrote with the live build's bytes is linked with its facts too.
  */
-export async function publishManifest(layout: BuildLayout, build: string, published: PublishedAnswers, timings: Timings, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<Manifest> {
+export async function linkPagesFromLive(layout: BuildLayout, reuse: Reuse, written: ReturnType<typeof variantWriter>): Promise<void> {
+  const live = await liveBuildFiles(reuse, { files: written }, layout.client);
+  const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
+  const lists = reusableListPages(now ?? {}, before, reuse);
+  console.log(`incremental: ${lists.length} list pages taken from the live build`);
+  const links: (() => Promise<unknown>)[] = lists.map((page) => async () => {
+    if (!(await live.file(page))) throw new Error(`the live build lists ${page} but does not hold it`);
+  });
+  for (const { name, base } of ROOT_SPECS) for (const slug of reuse.posts[name] ?? []) links.push(() => live.pages(base, slug));
+  await pooled(links, LINKS_IN_FLIGHT, (link) => link());
+}
+
+/**
+ * The last step, once Astro has written the pages and the answers step its files: the static
+ * host's files and the manifest of all of them (`written` holds what this process placed).
+ */
+export async function publishManifest(layout: BuildLayout, build: string, published: PublishedAnswers, written: ReturnType<typeof variantWriter>, timings: Timings, codings?: ReturnType<typeof variantCache>): Promise<Manifest> {
   const { roots, host } = await publishHost(layout);
-  const written = variantWriter(layout.client, codings);
   for (const [file, facts] of published.facts) written.facts.set(file, facts);
-  if (reuse) {
-    await timings.time('publish: unchanged list pages linked from the live build', async () => {
-      // Also makes every page Astro wrote with the live build's bytes a link with its facts.
-      const live = await liveBuildFiles(reuse, { files: written }, layout.client);
-      // The list pages Astro left out (src/site/data.ts): unchanged since the live build.
-      const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
-      const lists = reusableListPages(now ?? {}, before, reuse);
-      console.log(`incremental: ${lists.length} list pages taken from the live build`);
-      await pooled(lists, LINKS_IN_FLIGHT, async (page) => {
-        if (!(await live.file(page))) throw new Error(`the live build lists ${page} but does not hold it`);
-      });
-    });
-  }
   await emitHostFiles(layout.client);
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
   const manifest = await timings.time('publish: manifest (pages and assets read, coded)', () =>

@@ -82,16 +82,15 @@ export function reusableListPages(now: ListPageDigests, before: ListPageDigests 
 /** The live build's files, to be linked into a new build with their facts (no read, no hash, no coding). */
 function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typeof variantWriter>, client: string) {
   const byName = new Map(manifest.files.map((f) => [f.file, f]));
-  const place = async (name: string) => {
+  const place = (name: string) => {
     const to = join(client, name);
-    await writer.ensureDir(to);
-    await placeFile(join(from.client, name), to);
+    writer.ensureDir(to);
+    placeFile(join(from.client, name), to);
   };
   const adopt = async (f: ManifestFile, withBody = true): Promise<FileFacts> => {
-    await Promise.all([
-      ...(withBody ? [place(f.file)] : []),
-      ...([['br', f.br], ['gz', f.gzip]] as const).filter(([, length]) => length !== undefined).map(([ext]) => place(`${f.file}.${ext}`)),
-    ]);
+    if (withBody) place(f.file);
+    if (f.br !== undefined) place(`${f.file}.br`);
+    if (f.gzip !== undefined) place(`${f.file}.gz`);
     const facts: FileFacts = { etag: f.etag, length: f.length, ...(f.br !== undefined ? { br: f.br } : {}), ...(f.gzip !== undefined ? { gzip: f.gzip } : {}) };
     writer.facts.set(f.file, facts);
     return facts;

@@ -80,7 +80,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     const digest = inputs.digest('hex');
     const digestFile = `${lang}.digest`;
     if (live && (await readFile(join(live.dir, digestFile), 'utf8').catch(() => '')) === digest) {
-      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) await placeFile(join(live.dir, file), join(dir, file));
+      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) placeFile(join(live.dir, file), join(dir, file));
       taken++;
       continue;
     }

@@ -18,7 +18,7 @@ export function variantCache(dir: string) {
       try {
         const from = entry(digest, ext);
         const { size } = await stat(from);
-        await placeFile(from, to);
+        placeFile(from, to);
         return size;
       } catch {
         return (await stat(`${entry(digest, ext)}.none`).then(() => true, () => false)) ? 'none' : undefined;
@@ -35,7 +35,7 @@ export function variantCache(dir: string) {
       const temp = `${file}.${process.pid}.tmp`;
       await writeFile(temp, bytes);
       await rename(temp, file);
-      await placeFile(file, to);
+      placeFile(file, to);
     },
     /** Marks a digest as used by this build (a file linked from the live build keeps its codings cached). */
     keep(digest: string): void {

@@ -55,6 +55,6 @@ export class VariantMaker {
       this.encoded++;
     }
     await mkdir(this.outDir, { recursive: true });
-    await placeFile(cached, join(this.outDir, name));
+    placeFile(cached, join(this.outDir, name));
   }
 }
