@@ -12,7 +12,13 @@ const LATIN_FOLDED = new Set(['en', 'es', 'fr', 'de', 'pt-br', 'id', 'vi', 'tr']
 /** Word characters: letters, combining marks (Devanagari vowel signs) and digits. */
 export const SPLIT = /[^\p{L}\p{M}\p{N}]+/u;
 
+/** Text without a character beyond ASCII: most queries, and every one a program sends by slug. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function fold(lang: string, text: string): string {
+  // ASCII folds to its lower case in every language (Turkish's I too: it becomes ı, then i below),
+  // without the normalisations and replacements (a third of a query's matching time).
+  if (ASCII.test(text)) return text.toLowerCase();
   let s = text.normalize('NFC');
   if (lang === 'tr') s = s.replace(/İ/g, 'i').replace(/I/g, 'ı');
   s = s.toLocaleLowerCase(language(lang).locale);
