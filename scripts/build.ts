@@ -2,9 +2,9 @@
 // manifest, all in a fresh builds/<id> folder that goes live by one atomic switch of dist/current.
 // A failed build removes its folder, leaves the live build as it was, and exits 1.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, type BuildLayout } from '../src/build/roots.ts';
 import { variantCache } from '../src/build/variant-cache.ts';
@@ -31,6 +31,13 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const wants = (t: string) => values.target.includes(t) || values.target.includes('all');
+
+// Astro writes pages for an output folder outside the project under the project's `.astro`, then
+// moves them by rename, which cannot cross file systems: said before anything is built.
+if (outsideFileSystem(PUBLISH.out)) {
+  console.error(`FOLIO_OUT=${PUBLISH.out} is on another file system than the project (${process.cwd()}): Astro moves its pages there by rename, which cannot cross file systems. Put FOLIO_OUT inside the project or on its file system.`);
+  process.exit(2);
+}
 
 const started = performance.now();
 const timings = phaseTimings();
@@ -147,3 +154,11 @@ console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} 
 // Peak resident memory of this process, for the build benchmark.
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);
 if (values.timings) console.log(timings.table());
+
+/** Whether `out` lies outside the project on another file system (its nearest existing folder tells). */
+function outsideFileSystem(out: string): boolean {
+  let at = resolve(out);
+  if (at.startsWith(process.cwd() + sep)) return false;
+  while (!existsSync(at)) at = dirname(at);
+  return statSync(at).dev !== statSync(process.cwd()).dev;
+}

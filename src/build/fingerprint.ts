@@ -3,8 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
-/** What a build's output depends on besides the content: the code and the settings it reads. */
-const CODE = ['src', 'functions', 'public', 'scripts/build.ts', 'scripts/bundle.ts', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
+/**
+ * What a build's output depends on besides the content: the code and the settings it reads. Every
+ * script, not only the build's steps: a step added later cannot be left out (a change to another
+ * script costs one build).
+ */
+const CODE = ['src', 'functions', 'public', 'scripts', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const SETTINGS = ['SITE_URL', 'PORT', 'RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'BODY_LIMIT', 'FOLIO_DEV_EVENTS'];
 
 async function* files(path: string): AsyncGenerator<string> {

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -91,5 +92,17 @@ describe('configuration', () => {
     } finally {
       blocker.close();
     }
+  });
+});
+
+describe('npm run build', () => {
+  // A tmpfs is another file system than the project's disk on most machines; the check needs one.
+  const other = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync('.').dev ? '/dev/shm' : undefined;
+  test('an output folder on another file system is one line with the fix, exit 2, before anything is built', { skip: other ? false : 'no /dev/shm on another file system than the project' }, async () => {
+    const out = join(other!, `folio-out-${process.pid}`);
+    const r = await cli('scripts/build.ts', [], { FOLIO_OUT: out });
+    assert.equal(r.code, 2, r.out);
+    assert.deepEqual(r.out.trim().split('\n'), [`FOLIO_OUT=${out} is on another file system than the project (${process.cwd()}): Astro moves its pages there by rename, which cannot cross file systems. Put FOLIO_OUT inside the project or on its file system.`]);
+    assert.equal(existsSync(out), false, 'nothing was made');
   });
 });
