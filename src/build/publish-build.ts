@@ -12,7 +12,6 @@ import { emitSitemap } from './emit/sitemap.ts';
 import { emitStaticApi, type TakenFromLive } from './emit/static-api.ts';
 import { availableLanguages } from '../core/availability.ts';
 import { paths } from '../core/urls.ts';
-import { pooled } from './pooled.ts';
 import { placeTree } from './place-file.ts';
 import { emitSkills } from './emit/skills.ts';
 import { diskPublisher, type PublishedAnswer } from './emit/publisher.ts';
@@ -24,9 +23,6 @@ import { emitHostFiles } from './emit/host-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { Phase, Timings } from './timings.ts';
 import pkg from '../../package.json' with { type: 'json' };
-
-/** Links made at once when a build takes files from the live build (syscalls overlap; no CPU to share). */
-const LINKS_IN_FLIGHT = 64;
 
 /** Where the answers step leaves what it published, in the build's folder (removed once read). */
 export const ANSWERS_FILE = 'answers-published.json';
@@ -50,14 +46,13 @@ async function publishHost(layout: BuildLayout) {
 }
 
 /**
- * What the answers step takes from the live build: the detail answers and Markdown twins of its
- * unchanged posts, as links to make (their pages are linked by the pages process, linkPagesFromLive). What is taken is known before anything is
- * linked, so the answers made meanwhile leave it out.
+ * Links from the live build what the answers step would make again for its unchanged posts: their
+ * detail answers and Markdown twins (their pages are the pages process's, linkPagesFromLive).
+ * Returns what was taken, for the answers made next to leave out.
  */
-async function linksFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout) {
+async function linkAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout): Promise<TakenFromLive> {
   const live = await liveBuildFiles(reuse, out, layout.client);
-  const taken = { answers: new Set<string>(), files: new Set<string>() } satisfies TakenFromLive;
-  const links: (() => Promise<unknown>)[] = [];
+  const taken = { answers: new Set<string>(), files: new Set<string>() };
   for (const { name, base, core } of roots) {
     for (const slug of reuse.posts[name] ?? []) {
       const post = core.index.bySlug.get(slug);
@@ -65,17 +60,16 @@ async function linksFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnTy
       const api = `${base}/api/posts/${slug}`;
       if (live.hasAnswers(api)) {
         taken.answers.add(api);
-        links.push(async () => out.answers.push(...(await live.answers(api))!));
+        out.answers.push(...(await live.answers(api))!);
       }
       for (const lang of availableLanguages(post, core.index.policy)) {
         const twin = paths.markdown(core.catalog, slug, lang);
-        if (!live.has(twin)) continue;
+        if (!(await live.file(twin))) continue;
         taken.files.add(twin);
-        links.push(() => live.file(twin));
       }
     }
   }
-  return { taken, links };
+  return taken;
 }
 
 /**
@@ -88,14 +82,9 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, codi
   const { roots, host } = await publishHost(layout);
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
-  // Unchanged posts linked from the live build while the other answers are made: the links wait on
-  // the file system, the answers on the CPU.
-  const fromLive = reuse ? await linksFromLive(reuse, roots, out, layout) : { taken: undefined, links: [] };
   await timings.time(reuse ? 'publish: API answers and discovery made, unchanged posts\' answers linked from the live build' : 'publish: API answers and discovery', async () => {
-    const answers = async () => {
-      for (const root of roots) await emitStaticApi(root, functions, out, fromLive.taken);
-    };
-    await Promise.all([pooled(fromLive.links, LINKS_IN_FLIGHT, (link) => link()), answers()]);
+    const taken = reuse ? await linkAnswersFromLive(reuse, roots, out, layout) : undefined;
+    for (const root of roots) await emitStaticApi(root, functions, out, taken);
   });
   await timings.time('publish: feeds, sitemaps, skills, media', async () => {
     for (const root of roots) {
@@ -122,11 +111,8 @@ export async function linkPagesFromLive(layout: BuildLayout, reuse: Reuse, writt
   const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
   const lists = reusableListPages(now ?? {}, before, reuse);
   console.log(`incremental: ${lists.length} list pages taken from the live build`);
-  const links: (() => Promise<unknown>)[] = lists.map((page) => async () => {
-    if (!(await live.file(page))) throw new Error(`the live build lists ${page} but does not hold it`);
-  });
-  for (const { name, base } of ROOT_SPECS) for (const slug of reuse.posts[name] ?? []) links.push(() => live.pages(base, slug));
-  await pooled(links, LINKS_IN_FLIGHT, (link) => link());
+  for (const page of lists) if (!(await live.file(page))) throw new Error(`the live build lists ${page} but does not hold it`);
+  for (const { name, base } of ROOT_SPECS) for (const slug of reuse.posts[name] ?? []) await live.pages(base, slug);
 }
 
 /**

@@ -8,18 +8,27 @@ import type { TermCount } from '../core/taxonomies.ts';
 
 export type ListSpec = Extract<PageSpec, { kind: 'home' | 'term' }>;
 
-/** The categories with their counts in a language, once per core: every list page of the language shows them. */
-const categoryLists = new WeakMap<Core, Map<string, TermCount[]>>();
-function categoriesIn(core: Core, lang: string): TermCount[] {
-  let ofCore = categoryLists.get(core);
-  if (!ofCore) categoryLists.set(core, (ofCore = new Map()));
-  let hit = ofCore.get(lang);
-  if (!hit) ofCore.set(lang, (hit = core.terms.list('categories', new URLSearchParams({ lang })).data));
+/** A value per core and key, made once: a core never changes, and it goes with its core. */
+function onceFor<T>(store: WeakMap<Core, Map<string, T>>, core: Core, key: string, make: () => T): T {
+  let ofCore = store.get(core);
+  if (!ofCore) store.set(core, (ofCore = new Map()));
+  let hit = ofCore.get(key);
+  if (hit === undefined) ofCore.set(key, (hit = make()));
   return hit;
 }
 
+/** The categories with their counts in a language: every list page of the language shows them. */
+const categoryLists = new WeakMap<Core, Map<string, TermCount[]>>();
+const categoriesIn = (core: Core, lang: string) => onceFor(categoryLists, core, lang, () => core.terms.list('categories', new URLSearchParams({ lang })).data);
+
+export type ListPageData = ReturnType<typeof pageData>;
+/** Each list page's data by its file: a build digests every list page, then renders the changed ones from the same data. */
+const listPages = new WeakMap<Core, Map<string, ListPageData>>();
+
 /** Everything a list page (a home or a term's page) shows besides the root's scope. */
-export function listPageData(root: SiteRoot, spec: ListSpec) {
+export const listPageData = (root: SiteRoot, spec: ListSpec): ListPageData => onceFor(listPages, root.core, pageFile(root, spec), () => pageData(root, spec));
+
+function pageData(root: SiteRoot, spec: ListSpec) {
   const { core } = root;
   const m = messages(spec.lang);
   const params = new URLSearchParams({ lang: spec.lang, page: String(spec.page), per_page: String(PAGE_SIZE) });
