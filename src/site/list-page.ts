@@ -17,9 +17,17 @@ function onceFor<T>(store: WeakMap<Core, Map<string, T>>, core: Core, key: strin
   return hit;
 }
 
-/** The categories with their counts in a language: every list page of the language shows them. */
-const categoryLists = new WeakMap<Core, Map<string, TermCount[]>>();
-const categoriesIn = (core: Core, lang: string) => onceFor(categoryLists, core, lang, () => core.terms.list('categories', new URLSearchParams({ lang })).data);
+/**
+ * The categories of a language, as its list pages show them: with their counts on a list's first
+ * page, by name on the pages after it. A count changes with every post that comes or goes in the
+ * language, so counts on every page would make an edit re-render every list page of the language.
+ */
+const categoryLists = new WeakMap<Core, Map<string, Category[]>>();
+type Category = Pick<TermCount, 'slug' | 'name'> & { count?: number };
+const categoriesIn = (core: Core, lang: string, counted: boolean) =>
+  onceFor(categoryLists, core, `${lang}${counted ? '#' : ''}`, () =>
+    core.terms.list('categories', new URLSearchParams({ lang })).data.map(({ slug, name, count }) => (counted ? { slug, name, count } : { slug, name })),
+  );
 
 export type ListPageData = ReturnType<typeof pageData>;
 /** Each list page's data by its file: a build digests every list page, then renders the changed ones from the same data. */
@@ -42,8 +50,9 @@ function pageData(root: SiteRoot, spec: ListSpec) {
     label: language(code).native_name,
     href: hrefOf(root, { kind: 'home', lang: code, page: 1 }),
   }));
-  const categories = categoriesIn(core, spec.lang);
-  return { list, term, heading, description, alternates, categories };
+  const categories = categoriesIn(core, spec.lang, spec.page === 1);
+  // What the page shows of its list, no more: the list's total changes with every post that comes or goes.
+  return { items: list.data, pages: list.pagination.total_pages, term, heading, description, alternates, categories };
 }
 
 const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spec.kind === 'term';

@@ -139,6 +139,17 @@ describe('plurals', () => {
     assert.match(home.text, /<bdi>[^<]+<\/bdi> \(\d+ essays?\)/);
     assert.doesNotMatch(home.text, /\(1 essays\)/);
   });
+
+  test('later pages of a list name the same categories without counts (an edit re-renders first pages only)', async () => {
+    const [first, second] = await Promise.all([get(site.url, '/'), get(site.url, '/page/2')]);
+    assert.equal(second.status, 200);
+    const terms = (html: string) => between(html, '<ul class="terms">', '</ul>') ?? '';
+    const links = (html: string) => [...terms(html).matchAll(/href="([^"]+)"><bdi>([^<]+)<\/bdi>/g)].map((m) => `${m[1]} ${m[2]}`);
+    assert.ok(links(first.text).length > 0, 'the first page lists the categories');
+    assert.deepEqual(links(second.text), links(first.text));
+    assert.match(terms(first.text), /\(\d+ essays?\)/);
+    assert.doesNotMatch(terms(second.text), /essay/);
+  });
 });
 
 describe('bidi and the attribution', () => {

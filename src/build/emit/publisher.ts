@@ -31,14 +31,28 @@ export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCach
   const answers: PublishedAnswer[] = [];
   // Everything emitted here is text (answers, Markdown, feeds, sitemaps, skills).
   const write = (sitePath: string, content: string) => files.add(sitePath, content, true);
+  // The answers of one path (they come path by path) by what they are served as: a query whose answer
+  // is another query's, to the byte and header (a post's `lang=fr&fallback=en` and `lang=fr` when the
+  // translation is available), shares its file. A fifth of the answers: so many files less to write
+  // and link, and the manifest points both at one file. A static host gets each at its own name
+  // (src/build/targets/files.ts).
+  let path = '';
+  const fileOf = new Map<string, string>();
   return {
     count: () => files.facts.size,
     answers,
     files,
     write,
     async answer(answer, content) {
-      const file = answerFile(answer.path, answer.query, answer.type);
-      await write(file, content);
+      if (answer.path !== path) fileOf.clear();
+      path = answer.path;
+      const served = `${answer.type}\n${answer.cacheControl}\n${JSON.stringify(answer.headers ?? {})}\n${content}`;
+      let file = answer.query ? fileOf.get(served) : undefined;
+      if (!file) {
+        file = answerFile(answer.path, answer.query, answer.type);
+        await write(file, content);
+        fileOf.set(served, file);
+      }
       answers.push({ ...answer, file });
     },
   };

@@ -2,7 +2,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Manifest } from '../../publish/manifest.ts';
 import type { BuildLayout } from '../roots.ts';
-import { mirror } from './files.ts';
+import { mirror, place } from './files.ts';
+import { answerFile } from '../../publish/answer-file.ts';
 
 /**
  * Rewrites (status 200) from each published URL to the file holding its default answer, where a
@@ -20,6 +21,26 @@ export function rewrites(manifest: Manifest): string[] {
     rules.push(`${path} ${file} 200`);
   }
   return rules.sort();
+}
+
+/**
+ * Answers to a query that share another answer's file (src/build/emit/publisher.ts), as the file a
+ * static host serves at their own documented name, with its variants: `[name, shared file]`.
+ */
+export function sharedAnswerNames(manifest: Manifest): [string, string][] {
+  const names: [string, string][] = [];
+  for (const [path, entry] of Object.entries(manifest.paths)) {
+    for (const [query, i] of Object.entries(entry.answers)) {
+      if (!query || typeof i !== 'number') continue;
+      const f = manifest.files[i]!;
+      const own = answerFile(path, query, f.type);
+      if (own === f.file) continue;
+      names.push([own, f.file]);
+      if (f.br !== undefined) names.push([`${own}.br`, `${f.file}.br`]);
+      if (f.gzip !== undefined) names.push([`${own}.gz`, `${f.file}.gz`]);
+    }
+  }
+  return names;
 }
 
 /** The type a static host gives a file by its extension (what it serves when `_headers` says nothing). */
@@ -53,11 +74,13 @@ export async function writeStatic(layout: BuildLayout, outDir: string): Promise<
   await rm(outDir, { recursive: true, force: true });
   const copied = await mirror(layout.client, outDir, (rel) => rel === '_redirects' || rel === '_headers');
   const manifest = JSON.parse(await readFile(layout.manifest, 'utf8')) as Manifest;
+  const shared = sharedAnswerNames(manifest);
+  for (const [name, file] of shared) await place(join(layout.client, file), join(outDir, name));
   const rules = rewrites(manifest);
   const redirects = await readFile(join(layout.client, '_redirects'), 'utf8');
   await writeFile(join(outDir, '_redirects'), `${redirects}${rules.join('\n')}\n`);
   const types = typeRules(manifest);
   const headers = await readFile(join(layout.client, '_headers'), 'utf8');
   await writeFile(join(outDir, '_headers'), `${headers}${types.join('\n')}\n`);
-  return `static: ${outDir}: ${copied.files + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
+  return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
 }
