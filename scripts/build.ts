@@ -70,9 +70,13 @@ if (liveLayout && liveInputs?.fingerprint === fingerprint) {
   process.exit(0);
 }
 
-/** A step of the build in a child process (this build's environment): what it printed once it ends well. */
+/**
+ * A step of the build in a child process (this build's environment): what it printed once it ends
+ * well. A step started before what it needs is known waits for `go` (scripts/publish-answers.ts):
+ * its modules load meanwhile.
+ */
 function runStep(name: string, script: string) {
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const done = new Promise<string>((resolve, reject) => {
@@ -87,6 +91,10 @@ function runStep(name: string, script: string) {
   done.catch(() => undefined);
   return {
     done,
+    /** Settings made after the step started, for its environment: it starts its work on them. */
+    go(env: Record<string, string | undefined>) {
+      child.stdin.end(JSON.stringify(env));
+    },
     /** Ends the step and waits for it to exit (so nothing writes into a folder being removed). */
     async stop() {
       child.kill();
@@ -104,7 +112,21 @@ const codings = variantCache(join(CACHE_DIR, 'codings'));
 try {
   // The live build's bundles, when the same code made them, lend what did not change (search indexes).
   if (liveLayout && liveInputs?.code === code) process.env.FOLIO_LIVE_BUNDLES = join(liveLayout.dir, 'bundle');
-  const bundled = await timings.time('content -> bundles (load, render, index)', () => runStep('bundle', 'scripts/bundle.ts').done);
+  const bundleStep = runStep('bundle', 'scripts/bundle.ts');
+  bundleStep.go({});
+  // Started now, so that loading their code overlaps the bundle step, which keeps one core busy:
+  // the answers step (it waits for the bundle's settings) and Astro (loaded here only when a build
+  // has something to do).
+  const answersStep = runStep('answers', 'scripts/publish-answers.ts');
+  const astro = import('astro');
+  astro.catch(() => undefined);
+  let bundled: string;
+  try {
+    bundled = await timings.time('content -> bundles (load, render, index)', () => bundleStep.done);
+  } catch (e) {
+    await answersStep.stop();
+    throw e;
+  }
   process.stdout.write(bundled);
   process.env.SITE_URL ??= /site url (\S+)/.exec(bundled)?.[1];
   // Posts unchanged since the live build (same code): their pages and answers are linked from it.
@@ -116,10 +138,9 @@ try {
     console.log(`incremental: ${kept} unchanged posts taken from build ${live}`);
   }
   // The answers are made in a process of their own while Astro renders the pages: two cores busy.
-  const answersStep = runStep('answers', 'scripts/publish-answers.ts');
+  answersStep.go({ SITE_URL: process.env.SITE_URL, FOLIO_REUSE: process.env.FOLIO_REUSE });
   try {
-    // Loaded here, not at the top: a build with nothing to do never pays for Astro.
-    const { build } = await import('astro');
+    const { build } = await astro;
     await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
   } catch (e) {
     await answersStep.stop();

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { buildLayout, CACHE_DIR } from '../src/build/roots.ts';
 import { ANSWERS_FILE, publishAnswers } from '../src/build/publish-build.ts';
 import { phaseTimings } from '../src/build/timings.ts';
@@ -12,6 +13,9 @@ import type { Reuse } from '../src/build/reuse.ts';
 
 const dir = process.env.FOLIO_BUILD_DIR;
 if (!dir) throw new Error('FOLIO_BUILD_DIR names the build folder (scripts/build.ts sets it)');
+// Started with the bundle step (its modules load meanwhile): the site URL and what is taken from the
+// live build, both known once the bundle is made, come on stdin.
+Object.assign(process.env, JSON.parse(await text(process.stdin)) as Record<string, string>);
 const reuse = process.env.FOLIO_REUSE ? (JSON.parse(readFileSync(process.env.FOLIO_REUSE, 'utf8')) as Reuse) : undefined;
 const published = await publishAnswers(buildLayout(dir), phaseTimings(), variantCache(join(CACHE_DIR, 'codings')), reuse);
 await writeFile(join(dir, ANSWERS_FILE), JSON.stringify(published));

@@ -47,8 +47,9 @@ async function publishHost(layout: BuildLayout) {
 
 /**
  * Links from the live build what the answers step would make again for its unchanged posts: their
- * detail answers and Markdown twins (their pages are the pages process's, linkPagesFromLive).
- * Returns what was taken, for the answers made next to leave out.
+ * detail answers. Their pages and Markdown twins are linked by the pages process (linkPagesFromLive),
+ * which has time to spare once Astro is done. Returns what is taken, for the answers made next to
+ * leave out.
  */
 async function linkAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout): Promise<TakenFromLive> {
   const live = await liveBuildFiles(reuse, out, layout.client);
@@ -64,8 +65,7 @@ async function linkAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
       }
       for (const lang of availableLanguages(post, core.index.policy)) {
         const twin = paths.markdown(core.catalog, slug, lang);
-        if (!(await live.file(twin))) continue;
-        taken.files.add(twin);
+        if (live.has(twin)) taken.files.add(twin);
       }
     }
   }
@@ -103,7 +103,8 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, codi
 /**
  * The pages the live build holds as this build would render them, linked into this build by the
  * pages process once Astro is done (while the answers step still runs): the pages of unchanged
- * posts in every language and the list pages Astro left out (src/site/data.ts). From then on, a page
+ * posts in every language with their Markdown twins, and the list pages Astro left out
+ * (src/site/data.ts). From then on, a page
  * Astro wrote with the live build's bytes is linked with its facts too.
  */
 export async function linkPagesFromLive(layout: BuildLayout, reuse: Reuse, written: ReturnType<typeof variantWriter>): Promise<void> {
@@ -112,7 +113,7 @@ export async function linkPagesFromLive(layout: BuildLayout, reuse: Reuse, writt
   const lists = reusableListPages(now ?? {}, before, reuse);
   console.log(`incremental: ${lists.length} list pages taken from the live build`);
   for (const page of lists) if (!(await live.file(page))) throw new Error(`the live build lists ${page} but does not hold it`);
-  for (const { name, base } of ROOT_SPECS) for (const slug of reuse.posts[name] ?? []) await live.pages(base, slug);
+  for (const { name, base } of ROOT_SPECS) for (const slug of reuse.posts[name] ?? []) await live.post(base, slug);
 }
 
 /**

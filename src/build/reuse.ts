@@ -10,6 +10,7 @@ import type { FileFacts, variantWriter } from './file-variants.ts';
 import { buildLayout, type BuildLayout } from './roots.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { pathOf } from '../site/page-specs.ts';
+import { paths } from '../core/urls.ts';
 
 /**
  * Incremental builds at the grain of a post. A post's page in each language, its detail answers and
@@ -140,9 +141,10 @@ export async function liveBuildFiles(reuse: Reuse, out: { files: ReturnType<type
   const files = liveFiles(from, JSON.parse(await readFile(from.manifest, 'utf8')) as Manifest, out.files, client);
   return {
     ...files,
-    /** A post's page in every language (or its unavailable page), as Astro wrote them for the live build. */
-    async pages(base: string, slug: string): Promise<void> {
-      await Promise.all(LANGUAGE_CODES.flatMap((lang) => (['post', 'unavailable'] as const).map((kind) => files.file(`${base}/${pathOf({ kind, lang, slug })}/index.html`))));
+    /** A post's page in every language (or its unavailable page) and its Markdown twins, as the live build holds them. */
+    async post(base: string, slug: string): Promise<void> {
+      const names = LANGUAGE_CODES.flatMap((lang) => [...(['post', 'unavailable'] as const).map((kind) => `${base}/${pathOf({ kind, lang, slug })}/index.html`), paths.markdown({ base, site_url: '' }, slug, lang)]);
+      for (const name of names) await files.file(name);
     },
   };
 }
