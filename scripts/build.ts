@@ -2,6 +2,7 @@
 // manifest, all in a fresh builds/<id> folder that goes live by one atomic switch of dist/current.
 // A failed build removes its folder, leaves the live build as it was, and exits 1.
 import { spawn } from 'node:child_process';
+import { enableCompileCache } from 'node:module';
 import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -102,6 +103,11 @@ function runStep(name: string, script: string) {
     },
   };
 }
+
+// Code compiled (types stripped) by one build is kept for the next in every step's process and for
+// Astro here: a step's modules load in about two thirds of the time (Node checks each source's hash).
+process.env.NODE_COMPILE_CACHE ??= resolve(CACHE_DIR, 'compile');
+enableCompileCache(process.env.NODE_COMPILE_CACHE);
 
 const id = newBuildId();
 const dir = await prepareBuildDir(PUBLISH.out, id);
