@@ -8,11 +8,22 @@ import { toJson } from '../src/core/index.ts';
  */
 export const CACHE_PUBLIC = 'public, max-age=60, s-maxage=300, stale-while-revalidate=86400';
 
+/** The text each answer was made from, by its response: read without a trip through its body stream. */
+const texts = new WeakMap<Response, string>();
+
+/** A response's body as text: the text it was made from when it is one of ours (the build reads about 40,000). */
+export const bodyText = (response: Response): Promise<string> => {
+  const made = texts.get(response);
+  return made === undefined ? response.text() : Promise.resolve(made);
+};
+
 export function text(body: string, contentType: string, status = 200, headers: HeadersInit = {}): Response {
-  return new Response(body, {
+  const response = new Response(body, {
     status,
     headers: { 'content-type': contentType, 'cache-control': status === 200 ? CACHE_PUBLIC : 'no-store', ...headers },
   });
+  texts.set(response, body);
+  return response;
 }
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {

@@ -7,6 +7,7 @@ import { paths } from '../../core/urls.ts';
 import { ROUTES, type FunctionLayer, type Route } from '../../../functions/routes.ts';
 import type { Root } from '../../../functions/context.ts';
 import type { Publisher } from './publisher.ts';
+import { bodyText } from '../../../functions/http.ts';
 
 /** What the build already took from the live build (reuse.ts): paths whose answers, and files, it holds. */
 export interface TakenFromLive {
@@ -59,7 +60,7 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
     const target = `${base}${path}${query ? `?${query}` : ''}`;
     const response = await functions(new Request(`http://folio.local${target}`), `${base}${path}`);
     if (!response || response.status !== 200) return undefined;
-    const body = await response.text();
+    const body = await bodyText(response);
     const headers = Object.fromEntries([...response.headers].filter(([k]) => !OWN_HEADERS.has(k)));
     await out.answer(
       { path: `${base}${path}`, query, shape, type: response.headers.get('content-type')!, cacheControl: response.headers.get('cache-control')!, ...(Object.keys(headers).length ? { headers } : {}) },
