@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, type BuildLayout } from '../src/build/roots.ts';
+import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/build/roots.ts';
 import { variantCache } from '../src/build/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/build/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/build/fingerprint.ts';
@@ -19,6 +19,7 @@ import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
 import { ANSWERS_FILE, linkPagesFromLive, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
 import { variantWriter } from '../src/build/file-variants.ts';
+import { BUNDLE_READY } from '../src/build/bundle.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
@@ -79,7 +80,11 @@ if (liveLayout && liveInputs?.fingerprint === fingerprint) {
 function runStep(name: string, script: string) {
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const waiting: { text: string; resolve: (out: string) => void }[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const w of waiting) if (out.includes(w.text)) w.resolve(out);
+  });
   const done = new Promise<string>((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
@@ -92,6 +97,10 @@ function runStep(name: string, script: string) {
   done.catch(() => undefined);
   return {
     done,
+    /** What the step printed up to `text`, once it printed it; its failure if it fails first. */
+    until(text: string): Promise<string> {
+      return Promise.race([new Promise<string>((resolve) => waiting.push({ text, resolve })), done]);
+    },
     /** Settings made after the step started, for its environment: it starts its work on them. */
     go(env: Record<string, string | undefined>) {
       child.stdin.end(JSON.stringify(env));
@@ -128,12 +137,11 @@ try {
   astro.catch(() => undefined);
   let bundled: string;
   try {
-    bundled = await timings.time('content -> bundles (load, render, index)', () => bundleStep.done);
+    bundled = await timings.time('content -> bundles (load, render)', () => bundleStep.until(BUNDLE_READY));
   } catch (e) {
     await answersStep.stop();
     throw e;
   }
-  process.stdout.write(bundled);
   process.env.SITE_URL ??= /site url (\S+)/.exec(bundled)?.[1];
   // Posts unchanged since the live build (same code): their pages and answers are linked from it.
   const reuse = await reusablePosts(liveLayout, liveInputs?.code, code, buildLayout(dir), roots);
@@ -143,13 +151,23 @@ try {
     const kept = Object.values(reuse.posts).reduce((n, s) => n + s.length, 0);
     console.log(`incremental: ${kept} unchanged posts taken from build ${live}`);
   }
-  // The answers are made in a process of their own while Astro renders the pages: two cores busy.
-  answersStep.go({ SITE_URL: process.env.SITE_URL, FOLIO_REUSE: process.env.FOLIO_REUSE });
+  // Astro renders the pages while the bundle step writes the search indexes (no page searches), then
+  // the answers are made in a process of their own (they search, for an OpenAPI example): both cores busy.
+  const indexing = performance.now();
+  const indexed = bundleStep.done.then((out) => {
+    timings.add([['content -> search indexes', performance.now() - indexing]], 'pages (Astro)');
+    answersStep.go({ SITE_URL: process.env.SITE_URL, FOLIO_REUSE: process.env.FOLIO_REUSE });
+    return out;
+  });
+  indexed.catch(() => undefined);
+  (globalThis as Record<symbol, unknown>)[SEARCH_INDEXES_WRITTEN] = indexed;
   try {
     const { build } = await astro;
     await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
+    process.stdout.write(await indexed);
   } catch (e) {
-    await answersStep.stop();
+    // Nothing may still write into the build's folder when it is removed.
+    await Promise.all([bundleStep.stop(), answersStep.stop()]);
     throw e;
   }
   const layout = buildLayout(dir);

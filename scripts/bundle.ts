@@ -1,19 +1,20 @@
 // Content -> bundles (site and sandbox). Run by `npm run build` as its own process, so its memory
-// is returned before Astro renders the pages.
+// is returned before Astro renders the pages. Once every root's content is bundled it prints
+// BUNDLE_READY, and the pages start (they need no search) while it writes the search indexes.
 import { join } from 'node:path';
-import { buildBundle } from '../src/build/bundle.ts';
+import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/build/bundle.ts';
 import { CACHE_DIR, DIST, ROOTS } from '../src/build/roots.ts';
 import { ContentErrors, FileError } from '../src/build/file-error.ts';
 
 let siteUrl = process.env.SITE_URL;
 const errors: FileError[] = [];
+const bundled: { name: string; content: BundleContent; ms: number }[] = [];
 for (const root of ROOTS) {
   const t = performance.now();
   try {
-    const result = await buildBundle({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
-    siteUrl ??= result.catalog.site_url;
-    const s = result.stats;
-    console.log(`bundle ${root.name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, search indexes: ${s.searchTaken} of 14 taken from the live build (${s.searchUpdated} updated from it), in ${Math.round(performance.now() - t)} ms`);
+    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
+    siteUrl ??= content.catalog.site_url;
+    bundled.push({ name: root.name, content, ms: performance.now() - t });
   } catch (e) {
     // Content errors are the author's to fix: one line each, every root's, no stack trace.
     if (e instanceof ContentErrors) errors.push(...e.errors);
@@ -27,4 +28,12 @@ if (errors.length > 0) {
   process.exit(1);
 }
 console.log(`site url ${siteUrl}`);
+console.log(BUNDLE_READY);
+const t = performance.now();
+for (const { name, content, ms } of bundled) {
+  const s = content.stats;
+  const search = await content.searchIndexes();
+  console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, in ${Math.round(ms)} ms; search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)`);
+}
+console.log(`search indexes written in ${Math.round(performance.now() - t)} ms`);
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (bundle)`);

@@ -46,6 +46,23 @@ export interface BundleResult {
   stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number };
 }
 
+/** What the bundle step prints once every root's content is bundled (its search indexes come next). */
+export const BUNDLE_READY = 'bundle ready for the pages';
+
+/** A bundle without its search indexes yet: what the pages need is written, `searchIndexes` writes the rest. */
+export interface BundleContent {
+  catalog: Catalog;
+  stats: Omit<BundleResult['stats'], 'searchTaken' | 'searchUpdated'>;
+  searchIndexes(): Promise<{ taken: number; updated: number }>;
+}
+
+/** The whole bundle of a content root. */
+export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
+  const { catalog, stats, searchIndexes } = await bundleContent(opts);
+  const search = await searchIndexes();
+  return { catalog, stats: { ...stats, searchTaken: search.taken, searchUpdated: search.updated } };
+}
+
 /** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
 export function defaultSiteUrl(env: NodeJS.ProcessEnv = process.env): string {
   const port = Number(env.PORT);
@@ -60,7 +77,11 @@ function terms(names: string[], file: string, field: string): Term[] {
   });
 }
 
-export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
+/**
+ * A content root's bundle but for its search indexes (catalog, bodies, media, digests), so that
+ * what needs no search (the pages) can start while they are written.
+ */
+export async function bundleContent(opts: BundleOptions): Promise<BundleContent> {
   const site = await loadSite(opts.contentDir);
   const siteUrl = (opts.siteUrl ?? site.url ?? defaultSiteUrl()).replace(/\/+$/, '');
   const scope = { site_url: siteUrl, base: opts.base };
@@ -214,6 +235,9 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
   const changed = new Set(slugs.filter((slug) => !taken.has(slug)));
   const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
-  const search = await writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined);
-  return { catalog, stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, searchTaken: search.taken, searchUpdated: search.updated } };
+  return {
+    catalog,
+    stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused },
+    searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
+  };
 }

@@ -15,6 +15,11 @@ export interface LoadedSearchSource extends SearchSource {
 export interface SourceOptions {
   /** Load the other languages in the background after a first search (a server); a build searches once for an example. */
   warm?: boolean;
+  /**
+   * Whether the search files must be there now (a server fails at start without them). The build's
+   * pages never search and start while the bundle step still writes them: false.
+   */
+  present?: boolean;
 }
 
 const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.index.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`];
@@ -31,7 +36,7 @@ interface Language {
  * (a disk) reads a language's files then; one that cannot (Workers) reads the bytes now and opens
  * them on first use. Index ids are positions in the catalog's posts (`ids` of them).
  */
-export async function loadSearchSource(reader: BundleReader, ids: number, { warm = true }: SourceOptions = {}): Promise<LoadedSearchSource> {
+export async function loadSearchSource(reader: BundleReader, ids: number, { warm = true, present = true }: SourceOptions = {}): Promise<LoadedSearchSource> {
   const need = (name: string, bytes: Uint8Array | undefined) => {
     if (!bytes) throw new Error(`the bundle has no ${name}`);
     return bytes;
@@ -40,7 +45,7 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     ? undefined
     : new Map(await Promise.all(LANGUAGE_CODES.map(async (lang) => [lang, await Promise.all(FILES(lang).map(async (n) => need(n, await reader.read(n))))] as const)));
   // A bundle without search files fails at start, not at a first search (only the small headers are read).
-  if (reader.readSync) for (const lang of LANGUAGE_CODES) need(FILES(lang)[0]!, reader.readSync(FILES(lang)[0]!));
+  if (reader.readSync && present) for (const lang of LANGUAGE_CODES) need(FILES(lang)[0]!, reader.readSync(FILES(lang)[0]!));
 
   const loaded = new Map<string, Language>();
   const loadMs = new Map<string, number>();

@@ -3,11 +3,11 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LIST_PAGES_FILE, readJson, reusableListPages, type ListPageDigests, type Reuse } from '../build/reuse.ts';
 import { loadCore } from '../build/load-bundle.ts';
-import { DIST, ROOTS } from '../build/roots.ts';
+import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../build/roots.ts';
 import type { Core } from '../core/index.ts';
 import { listPageDigests } from './list-page.ts';
 
-/** The cores the pages render from, one per content root, loaded once per process. */
+/** The cores the pages render from, one per content root, loaded once per process (without their search indexes, which may not be written yet). */
 export interface SiteRoot {
   name: 'main' | 'sandbox';
   base: string;
@@ -16,9 +16,16 @@ export interface SiteRoot {
 
 let loaded: Promise<SiteRoot[]> | undefined;
 
+/**
+ * `npm run build` renders the pages while its bundle step still writes the search indexes, and
+ * puts the promise of their end here (SEARCH_INDEXES_WRITTEN): a page that searches waits for it.
+ * Astro's page code is a bundle of its own, so the promise goes by a global symbol.
+ */
+export const searchIndexesWritten = (): Promise<unknown> => (globalThis as Record<symbol, Promise<unknown> | undefined>)[SEARCH_INDEXES_WRITTEN] ?? Promise.resolve();
+
 export function roots(): Promise<SiteRoot[]> {
   const dir = process.env.FOLIO_DIST_ROOT ?? process.cwd();
-  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name)), { warm: false }) })));
+  loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name)), { warm: false, present: false }) })));
   return loaded;
 }
 
