@@ -101,9 +101,13 @@ function runStep(name: string, script: string) {
     until(text: string): Promise<string> {
       return Promise.race([new Promise<string>((resolve) => waiting.push({ text, resolve })), done]);
     },
-    /** Settings made after the step started, for its environment: it starts its work on them. */
+    /** Settings made after the step started, for its environment, as a line: it starts its work on them. */
     go(env: Record<string, string | undefined>) {
-      child.stdin.end(JSON.stringify(env));
+      child.stdin.write(`${JSON.stringify(env)}\n`);
+    },
+    /** Ends its input: for the answers step, the search indexes are written. */
+    end() {
+      child.stdin.end();
     },
     /** Ends the step and waits for it to exit (so nothing writes into a folder being removed). */
     async stop() {
@@ -128,7 +132,7 @@ try {
   // The live build's bundles, when the same code made them, lend what did not change (search indexes).
   if (liveLayout && liveInputs?.code === code) process.env.FOLIO_LIVE_BUNDLES = join(liveLayout.dir, 'bundle');
   const bundleStep = runStep('bundle', 'scripts/bundle.ts');
-  bundleStep.go({});
+  bundleStep.end();
   // Started now, so that loading their code overlaps the bundle step, which keeps one core busy:
   // the answers step (it waits for the bundle's settings) and Astro (loaded here only when a build
   // has something to do).
@@ -151,12 +155,14 @@ try {
     const kept = Object.values(reuse.posts).reduce((n, s) => n + s.length, 0);
     console.log(`incremental: ${kept} unchanged posts taken from build ${live}`);
   }
-  // Astro renders the pages while the bundle step writes the search indexes (no page searches), then
-  // the answers are made in a process of their own (they search, for an OpenAPI example): both cores busy.
+  // Astro renders the pages while the bundle step writes the search indexes, and the answers step
+  // links what it takes from the live build: what searches (the OpenAPI example, in the API reference
+  // and its answers) waits for the indexes.
+  answersStep.go({ SITE_URL: process.env.SITE_URL, FOLIO_REUSE: process.env.FOLIO_REUSE });
   const indexing = performance.now();
   const indexed = bundleStep.done.then((out) => {
     timings.add([['content -> search indexes', performance.now() - indexing]], 'pages (Astro)');
-    answersStep.go({ SITE_URL: process.env.SITE_URL, FOLIO_REUSE: process.env.FOLIO_REUSE });
+    answersStep.end();
     return out;
   });
   indexed.catch(() => undefined);

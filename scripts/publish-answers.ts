@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { buildLayout, CACHE_DIR } from '../src/build/roots.ts';
 import { ANSWERS_FILE, publishAnswers } from '../src/build/publish-build.ts';
 import { phaseTimings } from '../src/build/timings.ts';
@@ -13,11 +14,16 @@ import type { Reuse } from '../src/build/reuse.ts';
 
 const dir = process.env.FOLIO_BUILD_DIR;
 if (!dir) throw new Error('FOLIO_BUILD_DIR names the build folder (scripts/build.ts sets it)');
-// Started with the bundle step (its modules load meanwhile): the site URL and what is taken from the
-// live build, both known once the bundle is made, come on stdin.
-Object.assign(process.env, JSON.parse(await text(process.stdin)) as Record<string, string>);
+// Started with the bundle step (its modules load meanwhile). On stdin: a line with the site URL and
+// what is taken from the live build, once the bundle's content is made; its end once the bundle's
+// search indexes are written.
+const input = createInterface({ input: process.stdin });
+const ended = once(input, 'close');
+const settings = await Promise.race([once(input, 'line'), ended.then(() => undefined)]);
+if (!settings) throw new Error('the build ended before the answers step could start');
+Object.assign(process.env, JSON.parse(settings[0] as string) as Record<string, string>);
 const reuse = process.env.FOLIO_REUSE ? (JSON.parse(readFileSync(process.env.FOLIO_REUSE, 'utf8')) as Reuse) : undefined;
-const published = await publishAnswers(buildLayout(dir), phaseTimings(), variantCache(join(CACHE_DIR, 'codings')), reuse);
+const published = await publishAnswers(buildLayout(dir), phaseTimings(), ended, variantCache(join(CACHE_DIR, 'codings')), reuse);
 await writeFile(join(dir, ANSWERS_FILE), JSON.stringify(published));
 // Peak resident memory of this process, for the build benchmark (it runs beside the pages process).
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (answers)`);

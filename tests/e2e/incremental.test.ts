@@ -68,7 +68,9 @@ describe('incremental builds', () => {
     const sandbox = (await readdir('sandbox/posts')).length;
     assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
     assert.match(incremental, /incremental: [1-9]\d* list pages taken from the live build/, 'the lists that show neither post are linked');
-    assert.match(incremental, /^publish: API answers and discovery made, unchanged posts' answers linked from the live build .*beside pages \(Astro\)/m, 'the answers are made beside Astro');
+    assert.match(incremental, /^publish: unchanged posts' answers linked from the live build .*beside pages \(Astro\)/m, 'the unchanged posts\' answers are linked beside Astro');
+    assert.match(incremental, /^publish: API answers and discovery .*beside pages \(Astro\)/m, 'the answers are made beside Astro');
+    assert.match(incremental, /^content -> search indexes .*beside pages \(Astro\)/m, 'the search indexes are written beside Astro');
     assert.match(incremental, /^publish: unchanged posts' pages and list pages linked from the live build /m);
     assert.match(incremental, new RegExp(`bundle main: ${await postCount()} posts \\(${(await postCount()) - 2} taken from the live build\\)`), 'the unchanged posts\' entries are taken whole, not loaded and rendered');
     assert.match(incremental, /bundle main: .*search indexes: ([1-9]|1[0-3]) of 14 taken from the live build \(([1-9]|1[0-3]) updated from it\)/, 'the languages whose posts did not change keep their index, the others are updated from it');
