@@ -29,6 +29,9 @@ const residentMb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await rea
  * largest peak (VmHWM) one of them has (Hugo's is exact: it is one process), whichever is larger.
  */
 function measure(cmd: string, args: string[], env: Record<string, string>, cwd = '.'): Promise<Run> {
+  // Each run starts on a quiet disk: what the run before it wrote is flushed first, untimed (right
+  // after a clean build the kernel is still writing back its 1.4 GB, which slowed the next run by 1-4 s).
+  spawnSync('sync');
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
