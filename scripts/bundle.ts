@@ -1,6 +1,6 @@
 // Content -> bundles (site and sandbox). Run by `npm run build` as its own process, so its memory
-// is returned before Astro renders the pages. Once every root's content is bundled it prints
-// BUNDLE_READY, and the pages start (they need no search) while it writes the search indexes.
+// is returned once it ends. Once every root's content is bundled it prints BUNDLE_READY, and the
+// pages start while it writes the search indexes (what searches waits for its end).
 import { join } from 'node:path';
 import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/build/bundle.ts';
 import { CACHE_DIR, DIST, ROOTS } from '../src/build/roots.ts';

@@ -121,13 +121,13 @@ function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typ
       const entry = manifest.paths[path];
       if (!entry || entry.offers) return undefined;
       const out: PublishedAnswer[] = [];
-      const linked = new Set<number>();
+      const linked = new Set<string>();
       for (const [query, i] of Object.entries(entry.answers)) {
         const f = typeof i === 'number' ? manifest.files[i] : undefined;
         if (!f) return undefined;
         // Answers with the same bytes share a file (emit/publisher.ts): linked once.
-        if (!linked.has(i as number)) await adopt(f);
-        linked.add(i as number);
+        if (!linked.has(f.file)) await adopt(f);
+        linked.add(f.file);
         out.push({ path, query, shape: entry.query, file: f.file, type: f.type, cacheControl: f.cacheControl, ...(f.headers ? { headers: f.headers } : {}) });
       }
       return out;

@@ -7,7 +7,7 @@ import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../build/roots.ts';
 import type { Core } from '../core/index.ts';
 import { listPageDigests } from './list-page.ts';
 
-/** The cores the pages render from, one per content root, loaded once per process (without their search indexes, which may not be written yet). */
+/** The cores the pages render from, one per content root, loaded once per process. */
 export interface SiteRoot {
   name: 'main' | 'sandbox';
   base: string;
@@ -23,6 +23,7 @@ let loaded: Promise<SiteRoot[]> | undefined;
  */
 export const searchIndexesWritten = (): Promise<unknown> => (globalThis as Record<symbol, Promise<unknown> | undefined>)[SEARCH_INDEXES_WRITTEN] ?? Promise.resolve();
 
+/** The roots' cores; their search indexes are opened on a first search (the build may still be writing them). */
 export function roots(): Promise<SiteRoot[]> {
   const dir = process.env.FOLIO_DIST_ROOT ?? process.cwd();
   loaded ??= Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(resolve(dir, DIST.bundle(r.name)), { warm: false, present: false }) })));

@@ -35,7 +35,7 @@ export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCach
   // is another query's, to the byte and header (a post's `lang=fr&fallback=en` and `lang=fr` when the
   // translation is available), shares its file. A fifth of the answers: so many files less to write
   // and link, and the manifest points both at one file. A static host gets each at its own name
-  // (src/build/targets/files.ts).
+  // (sharedAnswerNames, src/build/targets/static.ts).
   let path = '';
   const fileOf = new Map<string, string>();
   return {
