@@ -99,7 +99,7 @@ function truth(lang: string, q: string): Set<number> {
   return out;
 }
 const truths = queries.map(([lang, q]) => truth(lang, q));
-const recallOf = (found: (Set<number> | number[])[]) => {
+const recallOf = (found: Iterable<number>[]) => {
   let hit = 0;
   let all = 0;
   truths.forEach((t, i) => {

@@ -99,10 +99,13 @@ export interface BodyStore {
   get(slug: string, lang: string): Promise<EntryBody | undefined>;
 }
 
+/** Posts (positions in the catalog's posts) as a search finds them, most relevant first; read-only (it may be the index itself). */
+export type Ids = ArrayLike<number> & Iterable<number>;
+
 /** The prebuilt search indexes, as the core sees them. */
 export interface SearchSource {
   /** Posts matching every word of `text` in `lang` (positions in the catalog's posts), most relevant first. */
-  match(lang: string, text: string): number[];
+  match(lang: string, text: string): Ids;
   /** Plain text of a post's body in a language (the post by its position in the catalog). */
   text(lang: string, id: number): string | undefined;
 }

@@ -1,7 +1,7 @@
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { SearchSource } from '../core/types.ts';
 import { languageSearch, query, type LanguageSearch } from './search-index.ts';
-import { openPostings, type IndexHeader } from './index-codec.ts';
+import { openRuns, type IndexHeader } from './index-codec.ts';
 import { openTexts } from './texts-codec.ts';
 import { decodeJson, type BundleReader } from '../bundle/reader.ts';
 
@@ -55,8 +55,8 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     const started = performance.now();
     const [header, data, words, texts] = preread?.get(lang) ?? FILES(lang).map((n) => need(n, reader.readSync!(n)));
     const vocabulary = decodeJson<string[]>(words!);
-    const postings = openPostings(decodeJson<IndexHeader>(header!), data!, vocabulary.length);
-    hit = { search: languageSearch(lang, postings, vocabulary, ids), text: openTexts(texts!) };
+    const runs = openRuns(decodeJson<IndexHeader>(header!), data!, vocabulary.length);
+    hit = { search: languageSearch(lang, runs, vocabulary, ids), text: openTexts(texts!) };
     preread?.delete(lang);
     loaded.set(lang, hit);
     loadMs.set(lang, performance.now() - started);

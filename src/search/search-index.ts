@@ -1,6 +1,7 @@
 import { Document, Encoder } from 'flexsearch';
 import { tokens } from './encoders.ts';
-import { markIds, type Postings } from './index-codec.ts';
+import type { Ids } from '../core/types.ts';
+import { runOf, type Runs } from './index-codec.ts';
 
 /**
  * One FlexSearch Document index per language, over text already tokenised by the
@@ -8,8 +9,9 @@ import { markIds, type Postings } from './index-codec.ts';
  * `head` its title, summary and terms (a relevance boost). Whole words only keep the index
  * linear in unique words per post; prefixes (and, in Chinese and Japanese, parts of words)
  * are found by expanding a query word against the language's sorted vocabulary. FlexSearch builds
- * and exports the index; the server reads the export in place (index-codec.ts) and walks it in
- * FlexSearch's result order, so importing costs nothing and a query allocates next to nothing.
+ * and exports the index; the build writes each word's ranked posts as one run (index-codec.ts), which
+ * the server reads in place: importing costs nothing, a query of one word is its run, and any other
+ * query allocates next to nothing.
  */
 /** `id` is the post's position in the catalog: numbers keep the exported index small. */
 export type SearchDoc = {
@@ -18,7 +20,6 @@ export type SearchDoc = {
   head: string;
 };
 
-export const INDEX_LIMIT = 10_000;
 const MAX_EXPANSIONS = 200;
 const SUBSTRING = new Set(['zh', 'ja']);
 
@@ -37,7 +38,7 @@ export type LanguageIndex = ReturnType<typeof createIndex>;
 /** One language as the server searches it: the index read in place over its sorted vocabulary. */
 export interface LanguageSearch {
   lang: string;
-  postings: Postings;
+  runs: Runs;
   /** Every indexed word, sorted. */
   vocabulary: string[];
   /** Per-query marks by id (a query's generation number, so nothing is cleared between queries). */
@@ -46,8 +47,8 @@ export interface LanguageSearch {
   characters?: Map<string, number[]>;
 }
 
-export function languageSearch(lang: string, postings: Postings, vocabulary: string[], ids: number): LanguageSearch {
-  return { lang, postings, vocabulary, marks: { seen: new Uint32Array(ids), head: new Uint32Array(ids), generation: 0 } };
+export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number): LanguageSearch {
+  return { lang, runs, vocabulary, marks: { seen: new Uint32Array(ids), head: new Uint32Array(ids), generation: 0 } };
 }
 
 function charactersOf(search: LanguageSearch): Map<string, number[]> {
@@ -112,29 +113,43 @@ export function expand(search: LanguageSearch, word: string): number[] {
 
 /**
  * Ids matching every word of the query (each as itself or a longer word), title and summary hits
- * first; within each group, in the order FlexSearch ranks the first word's forms.
+ * first; within each group, in the order of the first word's runs (its forms in vocabulary order).
+ * A query of one word that stands for one word of the vocabulary is that word's run, read in place.
  */
-export function query(search: LanguageSearch, text: string): number[] {
-  const { postings, marks } = search;
+export function query(search: LanguageSearch, text: string): Ids {
+  const { runs, marks } = search;
+  const { table, ids: runIds } = runs;
   const { seen, head } = marks;
-  const queryMark = ++marks.generation;
   const words = tokens(search.lang, text);
+  if (words.length === 1) {
+    const forms = expand(search, words[0]!);
+    if (forms.length === 1) return runOf(runs, forms[0]!);
+  }
+  const queryMark = ++marks.generation;
   let matched: number[] | undefined;
   let headHits = false;
   for (const word of words.length > 1 ? new Set(words) : words) {
     const wordMark = ++marks.generation;
+    const first = matched === undefined;
     const ids: number[] = [];
     for (const position of expand(search, word)) {
-      markIds(postings, 'all', position, INDEX_LIMIT, seen, wordMark, ids);
-      headHits = markIds(postings, 'head', position, INDEX_LIMIT, head, queryMark) || headHits;
+      const [start, headEnd, end] = [table[2 * position]!, table[2 * position + 1]!, table[2 * position + 2]!];
+      headHits ||= headEnd > start;
+      for (let k = start; k < headEnd; k++) head[runIds[k]!] = queryMark;
+      for (let k = start; k < end; k++) {
+        const id = runIds[k]!;
+        if (seen[id] === wordMark) continue;
+        seen[id] = wordMark;
+        if (first) ids.push(id);
+      }
     }
-    if (matched === undefined) matched = ids;
+    if (first) matched = ids;
     else {
       let kept = 0;
-      for (const id of matched) if (seen[id] === wordMark) matched[kept++] = id;
-      matched.length = kept;
+      for (const id of matched!) if (seen[id] === wordMark) matched![kept++] = id;
+      matched!.length = kept;
     }
-    if (matched.length === 0) return [];
+    if (matched!.length === 0) return [];
   }
   if (!matched || !headHits) return matched ?? [];
   const out = new Array<number>(matched.length);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { LANGUAGE_CODES } from '../../src/core/languages.ts';
+import { LANGUAGE_CODES, language } from '../../src/core/languages.ts';
 import assert from 'node:assert/strict';
 import { fold, tokens } from '../../src/search/encoders.ts';
 import { detectLanguage } from '../../src/core/detect-language.ts';
@@ -55,4 +55,14 @@ test('ASCII text folds as the full path folds it, in every language (the fast pa
     { numRuns: 3000 },
   );
   assert.equal(fold('tr', 'ISTANBUL Izmir'), 'istanbul izmir');
+});
+
+test("every language but Turkish lowers text as its own locale does (fold lowers without one)", () => {
+  const letters = fc.string({ unit: fc.oneof(fc.integer({ min: 0x41, max: 0x24f }), fc.integer({ min: 0x370, max: 0x52f }), fc.integer({ min: 0x1e00, max: 0x1fff })).map((c) => String.fromCharCode(c)), maxLength: 40 });
+  fc.assert(
+    fc.property(fc.constantFrom(...LANGUAGE_CODES.filter((l) => l !== 'tr')), letters, (lang, text) => {
+      assert.equal(text.toLowerCase(), text.toLocaleLowerCase(language(lang).locale), lang);
+    }),
+    { numRuns: 3000 },
+  );
 });
