@@ -8,7 +8,8 @@ export default defineConfig({
   outDir: `${process.env.FOLIO_BUILD_DIR ?? `${process.env.FOLIO_OUT ?? 'dist'}/current`}/site/client`,
   site: process.env.SITE_URL ?? 'http://localhost:4321',
   trailingSlash: 'ignore',
-  build: { format: 'directory' },
+  // A file per page, no folder each (src/site/page-specs.ts, pageFileAt).
+  build: { format: 'file' },
   devToolbar: { enabled: false },
   telemetry: false,
   // Each build writes into a new folder, where the answers step (its own process) writes while Astro

@@ -9,7 +9,7 @@ import type { Core } from '../core/index.ts';
 import { CACHE_PUBLIC } from '../../functions/http.ts';
 import { isCompressible, MANIFEST_VERSION, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
-import { NOT_FOUND_SEGMENT, SEARCH_SEGMENT } from '../site/page-specs.ts';
+import { NOT_FOUND_SEGMENT, pageAt, SEARCH_SEGMENT } from '../site/page-specs.ts';
 import { VARIANT_FOLDER } from '../core/responsive-images.ts';
 import { FEEDS } from '../core/formats.ts';
 import type { variantWriter } from './file-variants.ts';
@@ -66,8 +66,8 @@ export const HOST_FILES = ['/_headers', '/_redirects', '/404.html'];
 const segmentsIn = (dir: string, base: string) => (base && (dir === base || dir.startsWith(`${base}/`)) ? dir.slice(base.length) : dir).split('/').filter(Boolean);
 const isLanguage = (seg: string | undefined) => seg !== undefined && LANGUAGE_CODES.includes(seg);
 
-/** A not-found page: the language's (`<prefix>/_not-found/index.html`) or a post's unavailable one. */
-const NOT_FOUND_PAGE = new RegExp(`^(.*)/${NOT_FOUND_SEGMENT}/(?:([^/]+)/)?index\\.html$`);
+/** A not-found page: the language's (`<prefix>/_not-found.html`) or a post's unavailable one (`<prefix>/_not-found/<slug>.html`). */
+const NOT_FOUND_PAGE = new RegExp(`^(.*)/${NOT_FOUND_SEGMENT}(?:/([^/]+))?\\.html$`);
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -155,8 +155,8 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
       continue;
     }
     const i = addFile(file, type, cacheControlOf(file, type));
-    if (file.endsWith('/index.html')) {
-      const dir = file.slice(0, -'/index.html'.length);
+    const dir = pageAt(file);
+    if (dir !== undefined) {
       const base = bases.find((b) => b && (dir === b || dir.startsWith(`${b}/`))) ?? '';
       const key = pageKey(dir, base);
       const json = pathsOut[key]?.answers[''];

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { language } from '../core/languages.ts';
 import { format, messages } from '../core/messages.ts';
-import { hrefOf, PAGE_SIZE, pageSpecs, pathOf, type PageSpec } from './page-specs.ts';
+import { hrefOf, PAGE_SIZE, pageFileAt, pageSpecs, pathOf, type PageSpec } from './page-specs.ts';
 import type { SiteRoot } from './data.ts';
 import type { Core } from '../core/index.ts';
 import type { TermCount } from '../core/taxonomies.ts';
@@ -58,7 +58,7 @@ function pageData(root: SiteRoot, spec: ListSpec) {
 const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spec.kind === 'term';
 
 /** The file a page is published at, in the static artefact. */
-export const pageFile = (root: SiteRoot, spec: PageSpec) => `${[root.base, pathOf(spec)].filter(Boolean).join('/')}/index.html`.replace(/^\/?/, '/');
+export const pageFile = (root: SiteRoot, spec: PageSpec) => pageFileAt(`${root.base}/${pathOf(spec)}`);
 
 /**
  * A digest of each list page of a root by its file: what the page shows. Given the same code and

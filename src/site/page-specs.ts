@@ -28,6 +28,19 @@ const TERM_SEGMENT: Record<TaxonomyKind, string> = { categories: 'category', tag
 const prefix = (lang: string) => (lang === DEFAULT_LANGUAGE ? [] : [lang]);
 const pageSuffix = (page: number) => (page > 1 ? ['page', String(page)] : []);
 
+/**
+ * The file a page is published at: its site path with `.html` (Astro's `build.format: 'file'`),
+ * the root's home at `/index.html`. A file per page, not a folder each: ext4 takes about 120 µs to
+ * make a folder and 6 µs to link a file, and a build at 1,000 x 14 has 23,000 pages.
+ */
+export const pageFileAt = (path: string) => `/${path.replace(/^\/+|\/+$/g, '') || 'index'}.html`;
+
+/** The site path of a page file (`''` for the root's home); undefined for a file that is no page (media, assets). */
+export function pageAt(file: string): string | undefined {
+  if (!file.endsWith('.html') || file.includes('/media/') || file.startsWith('/_astro/')) return undefined;
+  return file === '/index.html' ? '' : file.slice(0, -'.html'.length);
+}
+
 export function pathOf(spec: PageSpec): string {
   switch (spec.kind) {
     case 'home':

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { PUBLISH } from '../../src/build/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
 import { answerFile } from '../../src/publish/answer-file.ts';
+import { pageFileAt } from '../../src/site/page-specs.ts';
 import { useServer } from '../helpers/server.ts';
 
 // Netlify and Vercel cannot run here: their outputs (npm test builds them with --target all) are
@@ -130,14 +131,18 @@ describe('static output (no functions)', { skip: absent(out('static')) }, () => 
       for (const [query, answer] of Object.entries(entry.answers)) {
         const i = typeof answer === 'number' ? answer : answer[entry.offers![0]!]!;
         const { file, type } = manifest.files[i]!;
-        assert.ok(existsSync(out('static', file)), file);
+        // A page (the build's /x.html) is where a host looks for its URL: /x/index.html.
+        const page = file === pageFileAt(path);
+        const placed = page ? `${path.replace(/\/$/, '')}/index.html` : file;
+        assert.ok(existsSync(out('static', placed)), placed);
+        if (page && placed !== file) assert.ok(!existsSync(out('static', file)), `${file} is only at ${placed}`);
         // Answers with the same bytes share a file in the build; the static output has each at its own name.
         const own = answerFile(path, query, type);
         if (query) {
           assert.match(own, /\/_query\/[^/]+\.json$/, `${path}?${query} has a path form`);
           assert.deepEqual(await readFile(out('static', own)), await readFile(out('static', file)), own);
         }
-        else if (file !== path && file !== `${path.replace(/\/$/, '')}/index.html`) assert.equal(rewrites.get(path), file, `${path} is rewritten to ${file}`);
+        else if (!page && file !== path) assert.equal(rewrites.get(path), file, `${path} is rewritten to ${file}`);
       }
     }
     assert.equal(rewrites.get('/api/posts'), '/api/posts/index.json');

@@ -224,7 +224,7 @@ describe('the fast path', () => {
   });
 
   test('only published answers are served: no variants, internals, server code or manifest by their file names', async () => {
-    for (const path of ['/api/posts/index.json.br', '/api/posts/_query/lang=fr.json', '/feed.xml.gz', '/manifest.json', '/bundle/main/catalog.json', '/builds', '/current/manifest.json', '/the-slow-web/index.html.br']) {
+    for (const path of ['/api/posts/index.json.br', '/api/posts/_query/lang=fr.json', '/feed.xml.gz', '/manifest.json', '/bundle/main/catalog.json', '/builds', '/current/manifest.json', '/the-slow-web.html', '/the-slow-web.html.br', '/fr/_not-found.html']) {
       const r = await fetch(served.url + path);
       assert.equal(r.status, 404, path);
     }

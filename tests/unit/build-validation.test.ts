@@ -71,7 +71,8 @@ test('malformed files fail naming the file, the field and what was expected', as
 });
 
 test('a slug colliding with a reserved path fails the build', async () => {
-  for (const slug of ['api', 'sandbox', 'fr', 'status', 'graphql', 'mcp', 'ask', 'contact']) {
+  // `index`: an English post's page would be the home's file (/index.html).
+  for (const slug of ['api', 'sandbox', 'fr', 'status', 'graphql', 'mcp', 'ask', 'contact', 'index']) {
     await fails({ [`posts/${slug}/en.md`]: EN }, new RegExp(`${slug}$`), /reserved slug/);
   }
 });

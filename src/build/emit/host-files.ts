@@ -2,7 +2,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CORS_HEADERS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
-import { NOT_FOUND_SEGMENT } from '../../site/page-specs.ts';
+import { NOT_FOUND_SEGMENT, pageFileAt } from '../../site/page-specs.ts';
 import { CACHE_IMMUTABLE } from '../write-manifest.ts';
 import { VARIANT_FOLDER } from '../../core/responsive-images.ts';
 
@@ -15,5 +15,5 @@ export async function emitHostFiles(clientDir: string): Promise<void> {
   const block = (pattern: string, headers: Record<string, string>) => [pattern, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n');
   await writeFile(join(clientDir, '_headers'), `${[block('/*', { ...CORS_HEADERS, ...SECURITY_HEADERS }), ...['/_astro/*', `/media/${VARIANT_FOLDER}/*`, `/sandbox/media/${VARIANT_FOLDER}/*`].map((p) => block(p, { 'cache-control': CACHE_IMMUTABLE }))].join('\n')}\n`);
   await writeFile(join(clientDir, '_redirects'), ['/en /  301', '/en/* /:splat 301', '/sandbox/en /sandbox/ 301', '/sandbox/en/* /sandbox/:splat 301', ''].join('\n'));
-  await copyFile(join(clientDir, NOT_FOUND_SEGMENT, 'index.html'), join(clientDir, '404.html'));
+  await copyFile(join(clientDir, pageFileAt(NOT_FOUND_SEGMENT)), join(clientDir, '404.html'));
 }

@@ -5,5 +5,5 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   ...LANGUAGE_CODES,
   'api', 'mcp', 'graphql', 'sandbox', 'ask', 'contact', 'status', 'media', 'page', 'category', 'tag', 'search',
   'feed', 'feed-xml', 'sitemap', 'openapi', 'llms', 'llms-full', 'agents', 'auth', 'well-known', 'favicon',
-  'robots', '404', '500', '_astro', 'assets',
+  'robots', '404', '500', '_astro', 'assets', 'index',
 ]);

@@ -11,14 +11,14 @@ export async function place(from: string, to: string): Promise<void> {
   await link(from, to).catch(() => copyFile(from, to));
 }
 
-/** A folder's files into another (`skip` by path relative to it); how many, and the largest. */
-export async function mirror(from: string, to: string, skip: (rel: string) => boolean = () => false): Promise<{ files: number; largest: number }> {
+/** A folder's files into another (`skip` by path relative to it, each at `rename`'s relative path); how many, and the largest. */
+export async function mirror(from: string, to: string, skip: (rel: string) => boolean = () => false, rename = (rel: string) => rel): Promise<{ files: number; largest: number }> {
   let files = 0;
   let largest = 0;
   for await (const file of filesUnder(from)) {
     const rel = relative(from, file);
     if (skip(rel)) continue;
-    await place(file, join(to, rel));
+    await place(file, join(to, rename(rel)));
     largest = Math.max(largest, (await stat(file)).size);
     files++;
   }

@@ -1,13 +1,25 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Manifest } from '../../publish/manifest.ts';
 import type { BuildLayout } from '../roots.ts';
 import { mirror, place } from './files.ts';
 import { answerFile } from '../../publish/answer-file.ts';
+import { pageAt, pageFileAt } from '../../site/page-specs.ts';
+import { HOST_FILES } from '../write-manifest.ts';
+
+/** Where a host that serves files by their URL finds a page (the build's `/x.html`): `/x/index.html` (or `/x.html.br` at `/x/index.html.br`). */
+function pageFolder(rel: string): string {
+  const name = `/${rel.split(sep).join('/')}`;
+  const variant = /\.(br|gz)$/.exec(name)?.[0] ?? '';
+  const file = name.slice(0, name.length - variant.length);
+  const dir = HOST_FILES.includes(file) ? undefined : pageAt(file);
+  return dir ? `${dir.slice(1)}/index.html${variant}` : rel;
+}
 
 /**
  * Rewrites (status 200) from each published URL to the file holding its default answer, where a
- * host would not find it by itself (`/api/posts` is `/api/posts/index.json`). Answers to a query
+ * host would not find it by itself (`/api/posts` is `/api/posts/index.json`); a page is placed where it
+ * finds it (`/x/index.html`). Answers to a query
  * have a path form of their own, `{path}/_query/{canonical query}.json`, needing no rule.
  */
 export function rewrites(manifest: Manifest): string[] {
@@ -17,7 +29,7 @@ export function rewrites(manifest: Manifest): string[] {
     if (answer === undefined) continue;
     const i = typeof answer === 'number' ? answer : answer[entry.offers![0]!];
     const file = i === undefined ? undefined : manifest.files[i]!.file;
-    if (!file || file === path || file === `${path.replace(/\/$/, '')}/index.html`) continue;
+    if (!file || file === path || file === pageFileAt(path)) continue;
     rules.push(`${path} ${file} 200`);
   }
   return rules.sort();
@@ -72,7 +84,7 @@ export function typeRules(manifest: Manifest): string[] {
  */
 export async function writeStatic(layout: BuildLayout, outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
-  const copied = await mirror(layout.client, outDir, (rel) => rel === '_redirects' || rel === '_headers');
+  const copied = await mirror(layout.client, outDir, (rel) => rel === '_redirects' || rel === '_headers', pageFolder);
   const manifest = JSON.parse(await readFile(layout.manifest, 'utf8')) as Manifest;
   const shared = sharedAnswerNames(manifest);
   for (const [name, file] of shared) await place(join(layout.client, file), join(outDir, name));
