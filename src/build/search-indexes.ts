@@ -6,9 +6,9 @@ import { availableLanguages } from '../core/availability.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { Catalog } from '../core/types.ts';
 import { createIndex, exportIndex, indexText, type SearchDoc } from '../search/search-index.ts';
-import { decodeIndex, encodeIndex, type ExportedChunks, type IndexHeader, type MapEntry } from '../search/index-codec.ts';
+import { encodeIndex, type IndexHeader } from '../search/index-codec.ts';
 import { encodeTexts } from '../search/texts-codec.ts';
-import { updatedChunks } from './search-update.ts';
+import { updatedIndex } from './search-update.ts';
 
 /** A language's files besides its digest. */
 const FILES = ['index.json', 'index.bin', 'texts.bin', 'vocabulary.json'];
@@ -24,8 +24,8 @@ export interface LiveSearch {
 type Doc = { id: number; head: string; body: string };
 const indexed = (lang: string, { id, head, body }: Doc): SearchDoc => ({ id, head: indexText(lang, head), all: indexText(lang, `${head} \n ${body}`) });
 
-/** Every document indexed by FlexSearch, and the sorted vocabulary. */
-async function builtChunks(lang: string, docs: readonly Doc[]): Promise<{ chunks: ExportedChunks; words: string[] }> {
+/** Every document indexed by FlexSearch, encoded, and the sorted vocabulary. */
+async function built(lang: string, docs: readonly Doc[]): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] }> {
   const index = createIndex();
   const vocabulary = new Set<string>();
   for (const doc of docs) {
@@ -33,20 +33,22 @@ async function builtChunks(lang: string, docs: readonly Doc[]): Promise<{ chunks
     for (const word of d.all.split(' ')) if (word) vocabulary.add(word);
     index.add(d);
   }
-  return { chunks: await exportIndex(index), words: [...vocabulary].sort() };
+  const words = [...vocabulary].sort();
+  return { ...encodeIndex(await exportIndex(index), words), words };
 }
 
 /** The live index with the changed documents updated (search-update.ts); undefined when it must be built in full. */
-async function liveUpdated(lang: string, docs: readonly Doc[], live: string, changed: ReadonlySet<number>): Promise<{ chunks: ExportedChunks; words: string[] } | undefined> {
+async function liveUpdated(lang: string, docs: readonly Doc[], live: string, changed: ReadonlySet<number>): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] } | undefined> {
   const read = (file: string) => readFile(join(live, `${lang}.${file}`));
   const [header, bytes, vocabulary] = await Promise.all([read('index.json'), read('index.bin'), read('vocabulary.json')]).catch(() => []);
   if (!header || !bytes || !vocabulary) return undefined;
-  const chunks = decodeIndex(JSON.parse(header.toString()) as IndexHeader, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), JSON.parse(vocabulary.toString()) as string[]);
   const now = docs.filter((d) => changed.has(d.id)).map((d) => indexed(lang, d));
-  const updated = await updatedChunks(chunks, changed, now, docs.map((d) => d.id));
-  // Every word of a post is a term of its `all` field: the vocabulary is that field's terms.
-  const all = updated && Object.entries(updated).find(([key]) => key.startsWith('all.'));
-  return all && { chunks: updated, words: (all[1] as MapEntry[]).map(([term]) => term).sort() };
+  return updatedIndex(
+    { header: JSON.parse(header.toString()) as IndexHeader, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), vocabulary: JSON.parse(vocabulary.toString()) as string[] },
+    changed,
+    now,
+    docs.map((d) => d.id),
+  );
 }
 
 /**
@@ -86,8 +88,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     }
     const update = sameIds && live ? await liveUpdated(lang, docs, live.dir, changed) : undefined;
     if (update) updated++;
-    const { chunks, words } = update ?? (await builtChunks(lang, docs));
-    const { header, data } = encodeIndex(chunks, words);
+    const { header, data, words } = update ?? (await built(lang, docs));
     const bodies: (string | undefined)[] = [];
     for (const { id, body } of docs) bodies[id] = body;
     await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(header));

@@ -34,12 +34,32 @@ export const RUN_LIMIT = 10_000;
 
 const kindOf = (key: string): 'map' | 'reg' | 'json' => (key.endsWith('.map') ? 'map' : key.endsWith('reg') ? 'reg' : 'json');
 
+/** Numbers appended to a typed array that grows as it fills (no array of boxed numbers, no garbage per number). */
+export class NumberStream {
+  private data = new Uint32Array(1 << 16);
+  length = 0;
+  push(n: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = n;
+  }
+  /** Sets a number pushed before (a count known only once what it counts is written). */
+  set(at: number, n: number): void {
+    this.data[at] = n;
+  }
+  get numbers(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/** A clean build's index: FlexSearch's export, encoded. */
 export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[]): { header: IndexHeader; data: Uint8Array } {
   const position = new Map(vocabulary.map((word, i) => [word, i]));
-  const out: number[] = [];
-  const header: IndexHeader = { width: 16, chunks: [], runs: 0 };
-  /** Per field, each word's ids in FlexSearch's order. */
-  const fields = new Map<string, number[][]>();
+  const out = new NumberStream();
+  const layout: IndexHeader['chunks'] = [];
   for (const [key, value] of Object.entries(chunks)) {
     const kind = kindOf(key);
     if (kind === 'map') {
@@ -51,32 +71,34 @@ export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[
         return [at, slots] as const;
       });
       entries.sort((a, b) => a[0] - b[0]);
-      const words = fields.get(key.split('.')[0]!) ?? [];
-      fields.set(key.split('.')[0]!, words);
       out.push(entries.length);
       for (const [at, slots] of entries) {
-        out.push(at, slots.length);
-        const ids = (words[at] ??= []);
+        out.push(at);
+        out.push(slots.length);
         for (const slot of slots) {
           out.push(slot?.length ?? 0);
-          for (const id of slot ?? []) {
-            out.push(id);
-            ids.push(id);
-          }
+          for (const id of slot ?? []) out.push(id);
         }
       }
-      header.chunks.push({ key, kind });
+      layout.push({ key, kind });
     } else if (kind === 'reg') {
       const ids = value as number[];
-      out.push(ids.length, ...ids);
-      header.chunks.push({ key, kind });
-    } else header.chunks.push({ key, kind, value });
+      out.push(ids.length);
+      for (const id of ids) out.push(id);
+      layout.push({ key, kind });
+    } else layout.push({ key, kind, value });
   }
-  const { table, ids } = runsOf(fields, vocabulary.length);
-  const wide = out.some((n) => n > 0xffff);
-  header.width = wide ? 32 : 16;
-  const Width = wide ? Uint32Array : Uint16Array;
-  const exported = Width.from(out);
+  return indexFile(layout, out.numbers, vocabulary.length);
+}
+
+/** The file of an encoded export (`numbers`, laid out as `chunks` say): the export at its width, then the runs. */
+export function indexFile(chunks: IndexHeader['chunks'], numbers: Uint32Array, vocabularySize: number): { header: IndexHeader; data: Uint8Array } {
+  let most = 0;
+  for (const n of numbers) if (n > most) most = n;
+  const Width = most > 0xffff ? Uint32Array : Uint16Array;
+  const header: IndexHeader = { width: most > 0xffff ? 32 : 16, chunks, runs: 0 };
+  const exported = Width.from(numbers);
+  const { table, ids } = runsOf(header, exported, vocabularySize);
   header.runs = Math.ceil(exported.byteLength / 4) * 4;
   const data = new Uint8Array(header.runs + table.byteLength + ids.length * Width.BYTES_PER_ELEMENT);
   data.set(new Uint8Array(exported.buffer), 0);
@@ -85,66 +107,76 @@ export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[
   return { header, data };
 }
 
+/**
+ * Where each word's slots start in the export, per field (`all`, `head`; -1: not in that field), and
+ * the largest id.
+ */
+export function termStarts(chunks: IndexHeader['chunks'], data: Uint16Array | Uint32Array, vocabularySize: number): { fields: Map<string, Int32Array>; most: number } {
+  const fields = new Map<string, Int32Array>();
+  let most = 0;
+  let p = 0;
+  for (const chunk of chunks) {
+    if (chunk.kind === 'json') continue;
+    const count = data[p++]!;
+    if (chunk.kind === 'reg') {
+      p += count;
+      continue;
+    }
+    const starts = new Int32Array(vocabularySize).fill(-1);
+    for (let i = 0; i < count; i++) {
+      starts[data[p++]!] = p;
+      for (let slots = data[p++]!; slots > 0; slots--) {
+        for (let n = data[p++]!; n > 0; n--) most = Math.max(most, data[p++]!);
+      }
+    }
+    fields.set(chunk.key.split('.')[0]!, starts);
+  }
+  return { fields, most };
+}
+
 /** Each word's run: its head ids that also hold it in `all` (a match needs `all`), then its other `all` ids. */
-function runsOf(fields: Map<string, number[][]>, words: number): { table: Uint32Array; ids: number[] } {
-  const all = fields.get('all') ?? [];
-  const head = fields.get('head') ?? [];
+function runsOf(header: IndexHeader, data: Uint16Array | Uint32Array, words: number): { table: Uint32Array; ids: Uint32Array } {
+  const { fields, most } = termStarts(header.chunks, data, words);
+  const all = fields.get('all');
+  const head = fields.get('head');
   const table = new Uint32Array(2 * words + 1);
-  const ids: number[] = [];
+  const ids = new NumberStream();
   // Per id (a post's position), the last word that matched it (2 x position + 1) or ran it first as a
   // head hit (+ 2): nothing to clear between words.
-  let most = 0;
-  for (const list of all) for (const id of list ?? []) most = Math.max(most, id);
   const marks = new Uint32Array(most + 1);
+  /** Calls `each` with the ids of the word at `start` in FlexSearch's order, at most RUN_LIMIT of them. */
+  const walk = (start: number, each: (id: number) => void) => {
+    let p = start;
+    let limit = RUN_LIMIT;
+    for (let slots = data[p++]!; slots > 0; slots--) for (let n = data[p++]!; n > 0; n--, p++) if (limit-- > 0) each(data[p]!);
+  };
   for (let at = 0; at < words; at++) {
-    const matching = all[at] ?? [];
-    const limit = Math.min(matching.length, RUN_LIMIT);
     const [matched, first] = [2 * at + 1, 2 * at + 2];
-    for (let k = 0; k < limit; k++) marks[matching[k]!] = matched;
     table[2 * at] = ids.length;
-    for (const id of head[at] ?? []) {
-      if (marks[id] !== matched) continue;
-      ids.push(id);
-      marks[id] = first;
+    const inAll = all?.[at] ?? -1;
+    if (inAll >= 0) {
+      walk(inAll, (id) => (marks[id] = matched));
+      const inHead = head?.[at] ?? -1;
+      if (inHead >= 0) {
+        walk(inHead, (id) => {
+          if (marks[id] !== matched) return;
+          ids.push(id);
+          marks[id] = first;
+        });
+      }
     }
     table[2 * at + 1] = ids.length;
-    for (let k = 0; k < limit; k++) if (marks[matching[k]!] === matched) ids.push(matching[k]!);
+    if (inAll >= 0) walk(inAll, (id) => marks[id] === matched && ids.push(id));
   }
   table[2 * words] = ids.length;
-  return { table, ids };
+  return { table, ids: ids.numbers };
 }
 
-/** The chunks an encoded index was made from (map entries in vocabulary order), to be updated and encoded again. */
-export function decodeIndex(header: IndexHeader, bytes: Uint8Array, vocabulary: readonly string[]): ExportedChunks {
-  const data = wordsOf(header, bytes);
-  const chunks: ExportedChunks = {};
-  let p = 0;
-  const ids = (length: number) => Array.from(data.subarray(p, (p += length)));
-  for (const chunk of header.chunks) {
-    if (chunk.kind === 'json') chunks[chunk.key] = chunk.value;
-    else if (chunk.kind === 'reg') chunks[chunk.key] = ids(data[p++]!);
-    else {
-      const entries: MapEntry[] = [];
-      for (let terms = data[p++]!; terms > 0; terms--) {
-        const term = vocabulary[data[p++]!]!;
-        const slots: (number[] | null)[] = [];
-        for (let n = data[p++]!; n > 0; n--) {
-          const length = data[p++]!;
-          slots.push(length > 0 ? ids(length) : null);
-        }
-        entries.push([term, slots]);
-      }
-      chunks[chunk.key] = entries;
-    }
-  }
-  return chunks;
-}
-
-/** The encoded numbers, at their width, in place (copied once when the bytes are not aligned for it). */
-function wordsOf(header: IndexHeader, bytes: Uint8Array): Uint16Array | Uint32Array {
+/** The export section of an index file at its width, in place (copied once when the bytes are not aligned for it). */
+export function exportOf(header: IndexHeader, bytes: Uint8Array): Uint16Array | Uint32Array {
   const Width = header.width === 32 ? Uint32Array : Uint16Array;
-  const aligned = bytes.byteOffset % Width.BYTES_PER_ELEMENT === 0 ? bytes : bytes.slice();
-  return new Width(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Width.BYTES_PER_ELEMENT);
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Width(aligned.buffer as ArrayBuffer, aligned.byteOffset, header.runs / Width.BYTES_PER_ELEMENT);
 }
 
 /** The runs read in place, as the server searches them (no FlexSearch import, no arrays per word). */
