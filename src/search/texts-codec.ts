@@ -4,7 +4,6 @@
  * back with one decode (a copy, where JSON would parse) and a slice per text.
  */
 export function encodeTexts(texts: readonly (string | undefined)[]): Uint8Array {
-  const joined = texts.map((t) => t ?? '').join('');
   const head = new Uint32Array(texts.length + 2);
   head[0] = texts.length;
   let at = 0;
@@ -13,10 +12,11 @@ export function encodeTexts(texts: readonly (string | undefined)[]): Uint8Array 
     at += t?.length ?? 0;
   });
   head[texts.length + 1] = at;
-  const out = new Uint8Array(head.byteLength + joined.length * 2);
+  const out = Buffer.alloc(head.byteLength + at * 2);
   out.set(new Uint8Array(head.buffer));
-  // Node's encoder copies the code units as they are (a build's only caller; a loop took 14 ms a language).
-  out.set(Buffer.from(joined, 'utf16le'), head.byteLength);
+  // Node's encoder copies each text's code units as they are, at its offset (a build's only caller;
+  // a loop over the joined texts took 14 ms a language).
+  texts.forEach((t, i) => t && out.write(t, head.byteLength + head[i + 1]! * 2, 'utf16le'));
   return out;
 }
 
