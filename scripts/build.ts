@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildLayout, CACHE_DIR, EXAMPLE_INDEXED, PUBLISH, ROOTS, type BuildLayout } from '../src/build/roots.ts';
+import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/build/roots.ts';
 import { variantCache } from '../src/build/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/build/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/build/fingerprint.ts';
@@ -19,7 +19,7 @@ import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
 import { ANSWERS_FILE, linkPagesFromLive, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
 import { variantWriter } from '../src/build/file-variants.ts';
-import { BUNDLE_READY, EXAMPLE_SEARCHABLE } from '../src/build/bundle.ts';
+import { BUNDLE_READY } from '../src/build/bundle.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
@@ -105,7 +105,7 @@ function runStep(name: string, script: string) {
     go(env: Record<string, string | undefined>) {
       child.stdin.write(`${JSON.stringify(env)}\n`);
     },
-    /** Ends its input: for the answers step, the default language's search index is written (all it searches). */
+    /** Ends its input: for the answers step, the search indexes are written. */
     end() {
       child.stdin.end();
     },
@@ -157,17 +157,16 @@ try {
   }
   // Astro renders the pages while the bundle step writes the search indexes, and the answers step
   // links what it takes from the live build: what searches (the OpenAPI example, in the API reference
-  // and its answers) waits for the default language's index only, written first.
+  // and its answers) waits for the indexes.
   answersStep.go({ SITE_URL: process.env.SITE_URL, FOLIO_REUSE: process.env.FOLIO_REUSE });
   const indexing = performance.now();
-  const searchable = bundleStep.until(EXAMPLE_SEARCHABLE).then(() => answersStep.end());
-  searchable.catch(() => undefined);
-  (globalThis as Record<symbol, unknown>)[EXAMPLE_INDEXED] = searchable;
   const indexed = bundleStep.done.then((out) => {
     timings.add([['content -> search indexes', performance.now() - indexing]], 'pages (Astro)');
+    answersStep.end();
     return out;
   });
   indexed.catch(() => undefined);
+  (globalThis as Record<symbol, unknown>)[SEARCH_INDEXES_WRITTEN] = indexed;
   try {
     const { build } = await astro;
     await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));

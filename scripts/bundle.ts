@@ -1,10 +1,8 @@
 // Content -> bundles (site and sandbox). Run by `npm run build` as its own process, so its memory
 // is returned once it ends. Once every root's content is bundled it prints BUNDLE_READY, and the
-// pages start while it writes the search indexes: the default language's first (EXAMPLE_SEARCHABLE,
-// what the build searches waits for it), then the others.
+// pages start while it writes the search indexes (what searches waits for its end).
 import { join } from 'node:path';
-import { BUNDLE_READY, bundleContent, EXAMPLE_SEARCHABLE, type BundleContent } from '../src/build/bundle.ts';
-import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../src/core/languages.ts';
+import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/build/bundle.ts';
 import { CACHE_DIR, DIST, ROOTS } from '../src/build/roots.ts';
 import { ContentErrors, FileError } from '../src/build/file-error.ts';
 
@@ -32,13 +30,9 @@ if (errors.length > 0) {
 console.log(`site url ${siteUrl}`);
 console.log(BUNDLE_READY);
 const t = performance.now();
-const first: { taken: number; updated: number }[] = [];
-for (const { content } of bundled) first.push(await content.searchIndexes([DEFAULT_LANGUAGE]));
-console.log(EXAMPLE_SEARCHABLE);
-for (const [i, { name, content, ms }] of bundled.entries()) {
+for (const { name, content, ms } of bundled) {
   const s = content.stats;
-  const rest = await content.searchIndexes(LANGUAGE_CODES.filter((l) => l !== DEFAULT_LANGUAGE));
-  const search = { taken: first[i]!.taken + rest.taken, updated: first[i]!.updated + rest.updated };
+  const search = await content.searchIndexes();
   console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, in ${Math.round(ms)} ms; search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)`);
 }
 console.log(`search indexes written in ${Math.round(performance.now() - t)} ms`);

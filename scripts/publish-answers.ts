@@ -16,8 +16,7 @@ const dir = process.env.FOLIO_BUILD_DIR;
 if (!dir) throw new Error('FOLIO_BUILD_DIR names the build folder (scripts/build.ts sets it)');
 // Started with the bundle step (its modules load meanwhile). On stdin: a line with the site URL and
 // what is taken from the live build, once the bundle's content is made; its end once the bundle's
-// search index in the default language is written (the one language the answers search, for the
-// OpenAPI example; the other languages are written meanwhile).
+// search indexes are written.
 const input = createInterface({ input: process.stdin });
 const ended = once(input, 'close');
 const settings = await Promise.race([once(input, 'line'), ended.then(() => undefined)]);

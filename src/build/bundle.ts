@@ -48,19 +48,12 @@ export interface BundleResult {
 
 /** What the bundle step prints once every root's content is bundled (its search indexes come next). */
 export const BUNDLE_READY = 'bundle ready for the pages';
-/**
- * What it prints once every root's index in the default language is written: all a build searches
- * (the OpenAPI example, src/openapi/document.ts), so the pages and answers that show it go on while
- * the other 13 languages are indexed.
- */
-export const EXAMPLE_SEARCHABLE = 'default language searchable';
 
 /** A bundle without its search indexes yet: what the pages need is written, `searchIndexes` writes the rest. */
 export interface BundleContent {
   catalog: Catalog;
   stats: Omit<BundleResult['stats'], 'searchTaken' | 'searchUpdated'>;
-  /** Writes the indexes of `languages` (all by default). */
-  searchIndexes(languages?: readonly string[]): Promise<{ taken: number; updated: number }>;
+  searchIndexes(): Promise<{ taken: number; updated: number }>;
 }
 
 /** The whole bundle of a content root. */
@@ -245,6 +238,6 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   return {
     catalog,
     stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused },
-    searchIndexes: (languages) => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined, languages),
+    searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
   };
 }

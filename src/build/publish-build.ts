@@ -38,8 +38,8 @@ export interface PublishedAnswers {
 /** The roots with their cores and the host whose limits the published guides print. */
 async function publishHost(layout: BuildLayout) {
   // Published answers sign nothing: the published key is the only one a document may print.
-  // No search indexes loaded in the background: the build searches once, for an OpenAPI example in
-  // the default language (the answers step once its index is written, publishAnswers).
+  // No search indexes loaded in the background: the build searches once, for an OpenAPI example
+  // (the answers step once they are written, publishAnswers).
   const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false, present: false }));
   // The limits the guides print are the server's settings; nothing else of the host reaches a file.
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
@@ -79,13 +79,13 @@ async function linkAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
  * Markdown twins, feeds, sitemaps, agent skills, media) as files beside the pages
  * (DESIGN.md: publish, then serve by lookup).
  */
-export async function publishAnswers(layout: BuildLayout, timings: Timings, exampleIndexed: Promise<unknown>, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<PublishedAnswers> {
+export async function publishAnswers(layout: BuildLayout, timings: Timings, searchWritten: Promise<unknown>, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<PublishedAnswers> {
   const { roots, host } = await publishHost(layout);
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
-  // Linked while the bundle step still writes the default language's search index: nothing here searches.
+  // Linked while the bundle step still writes the search indexes: nothing here searches.
   const taken = reuse && (await timings.time('publish: unchanged posts\' answers linked from the live build', () => linkAnswersFromLive(reuse, roots, out, layout)));
-  await exampleIndexed;
+  await searchWritten;
   await timings.time('publish: API answers and discovery', async () => {
     for (const root of roots) await emitStaticApi(root, functions, out, taken);
   });

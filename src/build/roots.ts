@@ -47,5 +47,5 @@ export const CACHE_DIR = process.env.FOLIO_CACHE ?? '.folio-cache';
 /** The build being written (FOLIO_BUILD_DIR, set by `npm run build` for its steps), else the live one. */
 export const DIST: BuildLayout = buildLayout(process.env.FOLIO_BUILD_DIR ?? PUBLISH.current);
 
-/** Where `npm run build` puts the promise that the bundle step has written what the build searches (src/site/data.ts). */
-export const EXAMPLE_INDEXED = Symbol.for('folio.example-indexed');
+/** Where `npm run build` puts the promise that the bundle step has written the search indexes (src/site/data.ts). */
+export const SEARCH_INDEXES_WRITTEN = Symbol.for('folio.search-indexes-written');

@@ -57,8 +57,8 @@ async function liveUpdated(lang: string, docs: readonly Doc[], live: string, cha
  * snippets (texts-codec.ts). A language whose documents are the live build's keeps its files; one
  * where a few posts changed (and the posts kept their ids) is updated from the live index.
  */
-/** Returns how many of `languages`' indexes were taken from the live build, and how many updated from it. */
-export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string, live?: LiveSearch, languages: readonly string[] = LANGUAGE_CODES): Promise<{ taken: number; updated: number }> {
+/** Returns how many languages' indexes were taken from the live build, and how many updated from it. */
+export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string, live?: LiveSearch): Promise<{ taken: number; updated: number }> {
   let taken = 0;
   let updated = 0;
   await mkdir(dir, { recursive: true });
@@ -66,7 +66,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
   const posts = live?.posts;
   const sameIds = posts !== undefined && posts.slugs.length === catalog.posts.length && catalog.posts.every((p, id) => posts.slugs[id] === p.slug);
   const changed = new Set(sameIds ? catalog.posts.flatMap((p, id) => (posts.changed.has(p.slug) ? [id] : [])) : []);
-  for (const lang of languages) {
+  for (const lang of LANGUAGE_CODES) {
     const docs: Doc[] = [];
     const inputs = createHash('sha256').update(`${catalog.posts.length}\0`);
     for (const [id, post] of catalog.posts.entries()) {

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LIST_PAGES_FILE, readJson, reusableListPages, type ListPageDigests, type Reuse } from '../build/reuse.ts';
 import { loadCore } from '../build/load-bundle.ts';
-import { DIST, EXAMPLE_INDEXED, ROOTS } from '../build/roots.ts';
+import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../build/roots.ts';
 import type { Core } from '../core/index.ts';
 import { listPageDigests } from './list-page.ts';
 
@@ -18,11 +18,10 @@ let loaded: Promise<SiteRoot[]> | undefined;
 
 /**
  * `npm run build` renders the pages while its bundle step still writes the search indexes, and
- * puts here the promise that what a page searches (the default language, EXAMPLE_INDEXED) is
- * written: a page that searches waits for it. Astro's page code is a bundle of its own, so the
- * promise goes by a global symbol.
+ * puts the promise of their end here (SEARCH_INDEXES_WRITTEN): a page that searches waits for it.
+ * Astro's page code is a bundle of its own, so the promise goes by a global symbol.
  */
-export const exampleIndexed = (): Promise<unknown> => (globalThis as Record<symbol, Promise<unknown> | undefined>)[EXAMPLE_INDEXED] ?? Promise.resolve();
+export const searchIndexesWritten = (): Promise<unknown> => (globalThis as Record<symbol, Promise<unknown> | undefined>)[SEARCH_INDEXES_WRITTEN] ?? Promise.resolve();
 
 /** The roots' cores; their search indexes are opened on a first search (the build may still be writing them). */
 export function roots(): Promise<SiteRoot[]> {
