@@ -17,7 +17,7 @@ import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
-import { ANSWERS_FILE, linkPagesFromLive, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
+import { ANSWERS_FILE, linkPagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
 import { variantWriter } from '../src/build/file-variants.ts';
 import { BUNDLE_READY } from '../src/build/bundle.ts';
 
@@ -180,12 +180,14 @@ try {
   // Files this process places: the live build's pages, linked while the answers step runs, then Astro's.
   const written = variantWriter(layout.client, codings);
   if (reuse) await timings.time('publish: unchanged posts\' pages and list pages linked from the live build', () => linkPagesFromLive(layout, reuse, written));
+  const site = await publishHost(layout);
+  await publishFeeds(site, layout, written, timings);
   process.stdout.write(await answersStep.done);
   const published = JSON.parse(await readFile(join(dir, ANSWERS_FILE), 'utf8')) as PublishedAnswers;
   await rm(join(dir, ANSWERS_FILE));
   timings.add(published.phases, 'pages (Astro)');
   const t = performance.now();
-  const manifest = await publishManifest(layout, id, published, written, timings, codings);
+  const manifest = await publishManifest(layout, id, site, published, written, timings, codings);
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
   await writeTargets(layout, requested);

@@ -35,8 +35,10 @@ export interface PublishedAnswers {
   phases: Phase[];
 }
 
-/** The roots with their cores and the host whose limits the published guides print. */
-async function publishHost(layout: BuildLayout) {
+/** The roots with their cores and the host whose limits the published guides print (loaded once per process). */
+export type PublishHost = Awaited<ReturnType<typeof publishHost>>;
+
+export async function publishHost(layout: BuildLayout) {
   // Published answers sign nothing: the published key is the only one a document may print.
   // No search indexes loaded in the background: the build searches once, for an OpenAPI example
   // (the answers step once they are written, publishAnswers).
@@ -76,8 +78,8 @@ async function linkAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
 /**
  * The build's answers, run in a process of its own while Astro renders the pages (they share
  * nothing but the bundles): every answer that is a function of the path (API, discovery documents,
- * Markdown twins, feeds, sitemaps, agent skills, media) as files beside the pages
- * (DESIGN.md: publish, then serve by lookup).
+ * Markdown twins) as files beside the pages (DESIGN.md: publish, then serve by lookup). Feeds,
+ * sitemaps, skills and media are the pages process's (publishFeeds).
  */
 export async function publishAnswers(layout: BuildLayout, timings: Timings, searchWritten: Promise<unknown>, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<PublishedAnswers> {
   const { roots, host } = await publishHost(layout);
@@ -89,6 +91,17 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
   await timings.time('publish: API answers and discovery', async () => {
     for (const root of roots) await emitStaticApi(root, functions, out, taken);
   });
+  await out.files.flush();
+  return { answers: out.answers, facts: [...out.files.facts], phases: timings.phases() };
+}
+
+/**
+ * Feeds, sitemaps, agent skills and media, made by the pages process once Astro is done and the
+ * live build's pages are linked, while the answers step still makes the API's answers (the longer
+ * of the two: in a one-edit rebuild, these take it off that path).
+ */
+export async function publishFeeds({ roots }: PublishHost, layout: BuildLayout, written: ReturnType<typeof variantWriter>, timings: Timings): Promise<void> {
+  const out = diskPublisher(layout.client, undefined, written);
   await timings.time('publish: feeds, sitemaps, skills, media', async () => {
     for (const root of roots) {
       await emitFeeds(root.core, out);
@@ -96,11 +109,10 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
       await emitSkills(root.core, out);
       const media = join(layout.bundle(root.name), 'media');
       // Linked, not copied: the bundle's media are never written again.
-      if (existsSync(media)) placeTree(media, join(layout.client, root.base, 'media'), out.files.ensureDir);
+      if (existsSync(media)) placeTree(media, join(layout.client, root.base, 'media'), written.ensureDir);
     }
-    await out.files.flush();
+    await written.flush();
   });
-  return { answers: out.answers, facts: [...out.files.facts], phases: timings.phases() };
 }
 
 /**
@@ -123,8 +135,7 @@ export async function linkPagesFromLive(layout: BuildLayout, reuse: Reuse, writt
  * The last step, once Astro has written the pages and the answers step its files: the static
  * host's files and the manifest of all of them (`written` holds what this process placed).
  */
-export async function publishManifest(layout: BuildLayout, build: string, published: PublishedAnswers, written: ReturnType<typeof variantWriter>, timings: Timings, codings?: ReturnType<typeof variantCache>): Promise<Manifest> {
-  const { roots, host } = await publishHost(layout);
+export async function publishManifest(layout: BuildLayout, build: string, { roots, host }: PublishHost, published: PublishedAnswers, written: ReturnType<typeof variantWriter>, timings: Timings, codings?: ReturnType<typeof variantCache>): Promise<Manifest> {
   for (const [file, facts] of published.facts) written.facts.set(file, facts);
   await emitHostFiles(layout.client);
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));

@@ -190,6 +190,23 @@ export function sqlInbox(db: SqlDriver, table = 'messages', options: { readOnly?
   };
 }
 
+/**
+ * WAL is kept in the file: the first process to open it switches it. Two processes opening a new
+ * file at once (two servers on one inbox) can find it locked while the other switches, and SQLite
+ * does not wait on that lock (busy_timeout does not apply): tried again for up to a second.
+ */
+function walMode(db: { exec(sql: string): void }): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (e) {
+      if (attempt >= 50 || (e as { errcode?: number }).errcode !== 5) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 /** The embedded default: one SQLite file, fully synced on every commit. */
 export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}): Inbox {
   if (path !== ':memory:' && !options.readOnly) mkdirSync(dirname(path), { recursive: true });
@@ -197,7 +214,10 @@ export function sqliteInbox(path: string, options: { readOnly?: boolean } = {}):
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const db = new DatabaseSync(path, { readOnly: options.readOnly ?? false });
   db.exec('PRAGMA busy_timeout = 5000');
-  if (!options.readOnly) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+  if (!options.readOnly) {
+    walMode(db);
+    db.exec('PRAGMA synchronous = FULL');
+  }
   type Param = string | number | null;
   return sqlInbox(
     {

@@ -25,9 +25,8 @@ export interface Publisher {
   answer(answer: Omit<PublishedAnswer, 'file'>, content: string): Promise<void>;
 }
 
-/** A folder on disk; each file is written with its precompressed variants and its facts recorded. */
-export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCache>): Publisher & { count: () => number; answers: PublishedAnswer[]; files: ReturnType<typeof variantWriter> } {
-  const files = variantWriter(dir, cache);
+/** A folder on disk; each file is written with its precompressed variants and its facts recorded (by `files`, when the caller has a writer already). */
+export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCache>, files = variantWriter(dir, cache)): Publisher & { count: () => number; answers: PublishedAnswer[]; files: ReturnType<typeof variantWriter> } {
   const answers: PublishedAnswer[] = [];
   // Everything emitted here is text (answers, Markdown, feeds, sitemaps, skills).
   const write = (sitePath: string, content: string) => files.add(sitePath, content, true);
