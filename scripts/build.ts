@@ -181,7 +181,7 @@ try {
   const written = variantWriter(layout.client, codings);
   if (reuse) await timings.time('publish: unchanged posts\' pages and list pages linked from the live build', () => linkPagesFromLive(layout, reuse, written));
   const site = await publishHost(layout);
-  await publishFeeds(site, layout, written, timings);
+  if (reuse) await publishFeeds(site, layout, written, timings);
   process.stdout.write(await answersStep.done);
   const published = JSON.parse(await readFile(join(dir, ANSWERS_FILE), 'utf8')) as PublishedAnswers;
   await rm(join(dir, ANSWERS_FILE));
