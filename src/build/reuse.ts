@@ -9,7 +9,7 @@ import type { PublishedAnswer } from './emit/publisher.ts';
 import type { FileFacts, variantWriter } from './file-variants.ts';
 import { buildLayout, type BuildLayout } from './roots.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
-import { pageFileAt, pathOf } from '../site/page-specs.ts';
+import { pageFile } from '../site/page-specs.ts';
 import { paths } from '../core/urls.ts';
 
 /**
@@ -143,7 +143,7 @@ export async function liveBuildFiles(reuse: Reuse, out: { files: ReturnType<type
     ...files,
     /** A post's page in every language (or its unavailable page) and its Markdown twins, as the live build holds them. */
     async post(base: string, slug: string): Promise<void> {
-      const names = LANGUAGE_CODES.flatMap((lang) => [...(['post', 'unavailable'] as const).map((kind) => pageFileAt(`${base}/${pathOf({ kind, lang, slug })}`)), paths.markdown({ base, site_url: '' }, slug, lang)]);
+      const names = LANGUAGE_CODES.flatMap((lang) => [...(['post', 'unavailable'] as const).map((kind) => pageFile(base, { kind, lang, slug })), paths.markdown({ base, site_url: '' }, slug, lang)]);
       for (const name of names) await files.file(name);
     },
   };

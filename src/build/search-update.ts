@@ -1,4 +1,4 @@
-import { exportOf, indexFile, NumberStream, termStarts, type IndexHeader, type MapEntry } from '../search/index-codec.ts';
+import { exportOf, indexFile, NumberStream, pushTerm, termStarts, type IndexHeader, type MapEntry } from '../search/index-codec.ts';
 import { createIndex, exportIndex, type SearchDoc } from '../search/search-index.ts';
 
 /** FlexSearch's export splits a map into chunks of this many terms for `docs` documents (flexsearch/src/serialize.js). */
@@ -101,12 +101,7 @@ export async function updatedIndex(live: LiveIndex, changed: ReadonlySet<number>
       while (slots.length > 0 && slots[slots.length - 1]!.length === 0) slots.pop();
       if (slots.length === 0) return;
       count++;
-      out.push(at);
-      out.push(slots.length);
-      for (const ids of slots) {
-        out.push(ids.length);
-        for (const id of ids) out.push(id);
-      }
+      pushTerm(out, at, slots);
     });
     if (count === 0 || count >= chunkTerms(reg.length)) return undefined;
     out.set(countAt, count);

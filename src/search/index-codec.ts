@@ -55,6 +55,16 @@ export class NumberStream {
   }
 }
 
+/** A term of a `map` chunk: its vocabulary position, slot count, and per slot its length and ids. */
+export function pushTerm(out: NumberStream, position: number, slots: readonly (readonly number[] | null)[]): void {
+  out.push(position);
+  out.push(slots.length);
+  for (const slot of slots) {
+    out.push(slot?.length ?? 0);
+    for (const id of slot ?? []) out.push(id);
+  }
+}
+
 /** A clean build's index: FlexSearch's export, encoded. */
 export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[]): { header: IndexHeader; data: Uint8Array } {
   const position = new Map(vocabulary.map((word, i) => [word, i]));
@@ -72,14 +82,7 @@ export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[
       });
       entries.sort((a, b) => a[0] - b[0]);
       out.push(entries.length);
-      for (const [at, slots] of entries) {
-        out.push(at);
-        out.push(slots.length);
-        for (const slot of slots) {
-          out.push(slot?.length ?? 0);
-          for (const id of slot ?? []) out.push(id);
-        }
-      }
+      for (const [at, slots] of entries) pushTerm(out, at, slots);
       layout.push({ key, kind });
     } else if (kind === 'reg') {
       const ids = value as number[];

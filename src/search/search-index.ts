@@ -121,10 +121,9 @@ export function query(search: LanguageSearch, text: string): Ids {
   const { table, ids: runIds } = runs;
   const { seen, head } = marks;
   const words = tokens(search.lang, text);
-  if (words.length === 1) {
-    const forms = expand(search, words[0]!);
-    if (forms.length === 1) return runOf(runs, forms[0]!);
-  }
+  // A one-word query's forms, found once: its run itself when it stands for one word.
+  const forms = words.length === 1 ? expand(search, words[0]!) : undefined;
+  if (forms?.length === 1) return runOf(runs, forms[0]!);
   const queryMark = ++marks.generation;
   let matched: number[] | undefined;
   let headHits = false;
@@ -132,7 +131,7 @@ export function query(search: LanguageSearch, text: string): Ids {
     const wordMark = ++marks.generation;
     const first = matched === undefined;
     const ids: number[] = [];
-    for (const position of expand(search, word)) {
+    for (const position of forms ?? expand(search, word)) {
       const [start, headEnd, end] = [table[2 * position]!, table[2 * position + 1]!, table[2 * position + 2]!];
       headHits ||= headEnd > start;
       for (let k = start; k < headEnd; k++) head[runIds[k]!] = queryMark;

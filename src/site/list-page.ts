@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { language } from '../core/languages.ts';
 import { format, messages } from '../core/messages.ts';
-import { hrefOf, PAGE_SIZE, pageFileAt, pageSpecs, pathOf, type PageSpec } from './page-specs.ts';
+import { hrefOf, PAGE_SIZE, pageFile, pageSpecs, type PageSpec } from './page-specs.ts';
 import type { SiteRoot } from './data.ts';
 import type { Core } from '../core/index.ts';
 import type { TermCount } from '../core/taxonomies.ts';
@@ -34,7 +34,7 @@ export type ListPageData = ReturnType<typeof pageData>;
 const listPages = new WeakMap<Core, Map<string, ListPageData>>();
 
 /** Everything a list page (a home or a term's page) shows besides the root's scope. */
-export const listPageData = (root: SiteRoot, spec: ListSpec): ListPageData => onceFor(listPages, root.core, pageFile(root, spec), () => pageData(root, spec));
+export const listPageData = (root: SiteRoot, spec: ListSpec): ListPageData => onceFor(listPages, root.core, pageFile(root.base, spec), () => pageData(root, spec));
 
 function pageData(root: SiteRoot, spec: ListSpec) {
   const { core } = root;
@@ -57,8 +57,6 @@ function pageData(root: SiteRoot, spec: ListSpec) {
 
 const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spec.kind === 'term';
 
-/** The file a page is published at, in the static artefact. */
-export const pageFile = (root: SiteRoot, spec: PageSpec) => pageFileAt(`${root.base}/${pathOf(spec)}`);
 
 /**
  * A digest of each list page of a root by its file: what the page shows. Given the same code and
@@ -68,6 +66,6 @@ export function listPageDigests(root: SiteRoot): Record<string, string> {
   return Object.fromEntries(
     pageSpecs(root)
       .filter(isList)
-      .map((spec) => [pageFile(root, spec), createHash('sha256').update(JSON.stringify({ spec, data: listPageData(root, spec) })).digest('base64url')]),
+      .map((spec) => [pageFile(root.base, spec), createHash('sha256').update(JSON.stringify({ spec, data: listPageData(root, spec) })).digest('base64url')]),
   );
 }

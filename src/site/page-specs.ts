@@ -41,6 +41,9 @@ export function pageAt(file: string): string | undefined {
   return file === '/index.html' ? '' : file.slice(0, -'.html'.length);
 }
 
+/** The file a page of a root (at `base`) is published at. */
+export const pageFile = (base: string, spec: PageSpec) => pageFileAt(`${base}/${pathOf(spec)}`);
+
 export function pathOf(spec: PageSpec): string {
   switch (spec.kind) {
     case 'home':
