@@ -4,10 +4,13 @@
 // JSON from memory is measured too: the ceiling for any Node fast path.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { buildLayout } from '../src/build/roots.ts';
+import { clientFiles, readManifest } from '../src/build/client-files.ts';
+import { mirror } from '../src/build/targets/files.ts';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir, userInfo } from 'node:os';
-import { delimiter, join, relative, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -143,17 +146,18 @@ async function waitForHttp(port: number, child: ChildProcess, what: string, outp
 
 // --- The build ---
 
-const clientCandidates = ['dist/current/site/client', 'dist/site/client'];
-const findClient = () => clientCandidates.find((d) => existsSync(join(ROOT, d)));
-if (!findClient()) {
-  console.log('no build output (dist/current/site/client or dist/site/client): running npm run build');
+if (!existsSync(join(ROOT, 'dist/current/manifest.json'))) {
+  console.log('no build output (dist/current): running npm run build');
   const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`npm run build failed (${built.status ?? built.signal})`);
 }
-const clientRel = findClient();
-if (!clientRel) throw new Error('npm run build left no dist/current/site/client or dist/site/client');
-const CLIENT = join(ROOT, clientRel);
 tmp = await mkdtemp(join(tmpdir(), 'folio-bench-serve-'));
+// nginx serves the live build's static artefact as one folder: its files, wherever a build holds them (src/build/client-files.ts), linked into one.
+const CLIENT = join(tmp, 'client');
+{
+  const layout = buildLayout(await realpath(join(ROOT, 'dist/current')));
+  await mirror(clientFiles(layout, await readManifest(layout)), CLIENT);
+}
 
 // --- Folio ---
 
@@ -386,7 +390,7 @@ console.log(`Folio's Node server vs nginx ${nginxVersion}, same bytes, same run 
 console.log(
   `wrk -t${WORKERS} -c${CONNECTIONS} -d${SECONDS}s --latency; ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} per target alternating servers (order swapped on odd rounds), ${WARMUP_SECONDS} s warm-up per server per target; medians over rounds`,
 );
-console.log(`nginx: worker_processes ${WORKERS}, Folio: WORKERS=${WORKERS} (--workers N sets both); sendfile, open_file_cache, access_log off; root ${relative(ROOT, CLIENT)}`);
+console.log(`nginx: worker_processes ${WORKERS}, Folio: WORKERS=${WORKERS} (--workers N sets both); sendfile, open_file_cache, access_log off; root: the live build's static artefact`);
 console.log('rate limit on: a second Folio with RATE_LIMIT=1000000000 (counted in shared memory, never trips), against the first with RATE_LIMIT=0');
 console.log(FOLIO_REDIS ? 'rate limit on Redis: a third with the same limit counted on a local redis-server (REDIS_URL)' : 'no redis-server: the rate limit on Redis is not measured (apt-get install -y redis-server)');
 for (const t of targets) {

@@ -17,7 +17,7 @@ import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
-import { ANSWERS_FILE, linkPagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
+import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
 import { variantWriter } from '../src/build/file-variants.ts';
 import { BUNDLE_READY } from '../src/build/bundle.ts';
 
@@ -179,7 +179,7 @@ try {
   const layout = buildLayout(dir);
   // Files this process places: the live build's pages, linked while the answers step runs, then Astro's.
   const written = variantWriter(layout.client, codings);
-  if (reuse) await timings.time('publish: unchanged posts\' pages and list pages linked from the live build', () => linkPagesFromLive(layout, reuse, written));
+  if (reuse) await timings.time('publish: unchanged posts\' pages and list pages taken from the live build', () => takePagesFromLive(layout, reuse, written));
   const site = await publishHost(layout);
   if (reuse) await publishFeeds(site, layout, written, timings);
   process.stdout.write(await answersStep.done);

@@ -15,8 +15,8 @@ export interface Found {
   negotiated: boolean;
 }
 
-/** How a host reads a file of the static artefact by its name there (disk, an assets binding...). */
-export type ReadFile = (name: string) => Promise<Uint8Array>;
+/** How a host reads a file of the static artefact by its name there (disk, an assets binding...), `file` the manifest's entry it belongs to. */
+export type ReadFile = (name: string, file: ManifestFile) => Promise<Uint8Array>;
 
 /**
  * A build's published answers, as the app sees them: one lookup from path, query and Accept to
@@ -80,7 +80,7 @@ export function publishedFiles(manifest: Manifest, read: ReadFile, cacheBytes: n
       const name = file.file + SUFFIX[encoding];
       const hit = bodies.get(name);
       if (hit) return hit;
-      return read(name).then((body) => {
+      return read(name, file).then((body) => {
         bodies.set(name, body);
         return body;
       });

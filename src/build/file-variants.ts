@@ -16,6 +16,8 @@ export interface FileFacts {
   length: number;
   br?: number;
   gzip?: number;
+  /** The earlier build whose folder holds the file and its variants (reuse.ts), when not this one. */
+  holder?: string;
 }
 
 /** A file's bytes, or how to read them (a file another step wrote). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readlink, rename, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, stat, symlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 
@@ -35,21 +35,26 @@ export async function goLive(out: string, id: string): Promise<void> {
 /** Builds kept besides the live one, so servers still finishing requests on them can. */
 export const KEEP_PREVIOUS = 2;
 
+/** A build's `holders` (its manifest's): the earlier builds whose folders hold files of it, kept while it is. */
+export const HOLDERS_FILE = 'holders.json';
+
 /**
- * Removes builds older than the live one and the KEEP_PREVIOUS before it, and folders of builds
- * that never finished once they are an hour old (a build still running is younger).
+ * Removes builds older than the live one and the KEEP_PREVIOUS before it, unless one kept holds files
+ * of it (HOLDERS_FILE), and folders of builds that never finished once they are an hour old (a build
+ * still running is younger).
  */
 export async function removeOldBuilds(out: string): Promise<string[]> {
   const dir = join(out, 'builds');
   const live = await liveBuild(out);
   const ids = (await readdir(dir).catch(() => [] as string[])).sort();
   const complete = ids.filter((id) => existsSync(join(dir, id, 'manifest.json')));
-  const keep = new Set([...(live ? [live] : []), ...complete.filter((id) => !live || id <= live).slice(-(KEEP_PREVIOUS + 1))]);
+  // A newer complete build that is not live yet is another build about to switch: it stays too.
+  const kept = [...(live ? [live] : []), ...complete.filter((id) => !live || id <= live).slice(-(KEEP_PREVIOUS + 1)), ...complete.filter((id) => live && id > live)];
+  const holders = await Promise.all(kept.map(async (id) => JSON.parse(await readFile(join(dir, id, HOLDERS_FILE), 'utf8').catch(() => '[]')) as string[]));
+  const keep = new Set([...kept, ...holders.flat()]);
   const removed: string[] = [];
   for (const id of ids) {
     if (keep.has(id)) continue;
-    // A newer complete build that is not live yet is another build about to switch: leave it.
-    if (live && id > live && complete.includes(id)) continue;
     if (!complete.includes(id)) {
       const age = Date.now() - (await stat(join(dir, id))).mtimeMs;
       if (age < 3_600_000) continue;

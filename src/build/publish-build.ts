@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { HOLDERS_FILE } from './go-live.ts';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createFunctions, ROUTES } from '../../functions/routes.ts';
@@ -49,12 +51,12 @@ export async function publishHost(layout: BuildLayout) {
 }
 
 /**
- * Links from the live build what the answers step would make again for its unchanged posts: their
- * detail answers. Their pages and Markdown twins are linked by the pages process (linkPagesFromLive),
+ * Takes from the live build what the answers step would make again for its unchanged posts: their
+ * detail answers. Their pages and Markdown twins are taken by the pages process (takePagesFromLive),
  * which has time to spare once Astro is done. Returns what is taken, for the answers made next to
  * leave out.
  */
-async function linkAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout): Promise<TakenFromLive> {
+async function takeAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: ReturnType<typeof diskPublisher>, layout: BuildLayout): Promise<TakenFromLive> {
   const live = await liveBuildFiles(reuse, out, layout.client);
   const taken = { answers: new Set<string>(), files: new Set<string>() };
   for (const { name, base, core } of roots) {
@@ -88,7 +90,7 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
   // Linked while the bundle step still writes the search indexes: nothing here searches.
-  const taken = reuse && (await timings.time('publish: unchanged posts\' answers linked from the live build', () => linkAnswersFromLive(reuse, roots, out, layout)));
+  const taken = reuse && (await timings.time('publish: unchanged posts\' answers taken from the live build', () => takeAnswersFromLive(reuse, roots, out, layout)));
   await searchWritten;
   await timings.time('publish: API answers and discovery', async () => {
     for (const root of roots) await emitStaticApi(root, functions, out, taken);
@@ -121,13 +123,13 @@ export async function publishFeeds({ roots }: PublishHost, layout: BuildLayout, 
 }
 
 /**
- * The pages the live build holds as this build would render them, linked into this build by the
- * pages process once Astro is done (while the answers step still runs): the pages of unchanged
- * posts in every language with their Markdown twins, and the list pages Astro left out
- * (src/site/data.ts). From then on, a page
- * Astro wrote with the live build's bytes is linked with its facts too.
+ * The pages the live build holds as this build would render them, taken into this build (where the
+ * live build holds them) by the pages process once Astro is done (while the answers step still runs):
+ * the pages of unchanged posts in every language with their Markdown twins, and the list pages Astro
+ * left out (src/site/data.ts). From then on, a page Astro wrote with the live build's bytes gets its
+ * facts and variants from it too.
  */
-export async function linkPagesFromLive(layout: BuildLayout, reuse: Reuse, written: ReturnType<typeof variantWriter>): Promise<void> {
+export async function takePagesFromLive(layout: BuildLayout, reuse: Reuse, written: ReturnType<typeof variantWriter>): Promise<void> {
   const live = await liveBuildFiles(reuse, { files: written }, layout.client);
   const [now, before] = await Promise.all([readJson<ListPageDigests>(join(layout.dir, LIST_PAGES_FILE)), readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))]);
   const lists = reusableListPages(now ?? {}, before, reuse);
@@ -147,7 +149,8 @@ export async function publishManifest(layout: BuildLayout, build: string, { root
   const manifest = await timings.time('publish: manifest (pages and assets read, coded)', () =>
     writeManifest({ build, clientDir: layout.client, written, answers: published.answers, cores: roots.map((r) => r.core), limits: host.limits, configDependent }, layout.manifest),
   );
-  // Codings of files linked from the live build stay cached too: a later build with other code needs them.
+  await writeFile(join(layout.dir, HOLDERS_FILE), JSON.stringify(manifest.holders));
+  // Codings of files taken from the live build stay cached too: a later build with other code needs them.
   for (const f of manifest.files) codings?.keep(f.etag.slice(1, -1));
   return manifest;
 }

@@ -4,7 +4,8 @@ import { placeFile } from './place-file.ts';
 import { join } from 'node:path';
 import { indexCatalog } from '../core/catalog-index.ts';
 import type { Catalog, PostRecord } from '../core/types.ts';
-import type { Manifest, ManifestFile } from '../publish/manifest.ts';
+import { holderOf, type Manifest, type ManifestFile } from '../publish/manifest.ts';
+import { fileAt } from './client-files.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
 import type { FileFacts, variantWriter } from './file-variants.ts';
 import { buildLayout, type BuildLayout } from './roots.ts';
@@ -17,7 +18,7 @@ import { paths } from '../core/urls.ts';
  * its Markdown twins are a function of the post alone (its record, rendered bodies and media) and of
  * its root's scope (site settings, URLs, the languages that have posts), given the same code. When
  * the live build was made by the same code, with the same scope, and a post's digest is unchanged,
- * those files are linked from the live build with their recorded facts instead of being made again.
+ * those files are taken from the live build (where it holds them) with their recorded facts instead of being made again.
  * A list page (a home or term page) is a function of what it shows (src/site/list-page.ts) and of
  * the same scope and code: one whose digest is unchanged is linked too. Every other file that
  * gathers posts (answers, feeds, sitemaps) is made anew, and linked when its bytes equal the live one's.
@@ -80,19 +81,25 @@ export function reusableListPages(now: ListPageDigests, before: ListPageDigests 
   return Object.keys(reuse.posts).flatMap((root) => Object.entries(now[root] ?? {}).filter(([file, digest]) => before[root]?.[file] === digest).map(([file]) => file));
 }
 
-/** The live build's files, to be linked into a new build with their facts (no read, no hash, no coding). */
+/**
+ * The live build's files, taken into a new build with their facts (no read, no hash, no coding). A
+ * file stays in the folder that holds it, which the new manifest names (ManifestFile.held): an
+ * unchanged file costs the build nothing on disk. Only the variants of a file this build wrote again
+ * with the same bytes (a page Astro rendered) are linked beside it.
+ */
 function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typeof variantWriter>, client: string) {
   const byName = new Map(manifest.files.map((f) => [f.file, f]));
-  const place = (name: string) => {
-    const to = join(client, name);
+  const placeVariant = (f: ManifestFile, suffix: '.br' | '.gz') => {
+    const to = join(client, `${f.file}${suffix}`);
     writer.ensureDir(to);
-    placeFile(join(from.client, name), to);
+    placeFile(fileAt(from, manifest, f, suffix), to);
   };
   const adopt = async (f: ManifestFile, withBody = true): Promise<FileFacts> => {
-    if (withBody) place(f.file);
-    if (f.br !== undefined) place(`${f.file}.br`);
-    if (f.gzip !== undefined) place(`${f.file}.gz`);
-    const facts: FileFacts = { etag: f.etag, length: f.length, ...(f.br !== undefined ? { br: f.br } : {}), ...(f.gzip !== undefined ? { gzip: f.gzip } : {}) };
+    if (!withBody) {
+      if (f.br !== undefined) placeVariant(f, '.br');
+      if (f.gzip !== undefined) placeVariant(f, '.gz');
+    }
+    const facts: FileFacts = { etag: f.etag, length: f.length, ...(f.br !== undefined ? { br: f.br } : {}), ...(f.gzip !== undefined ? { gzip: f.gzip } : {}), ...(withBody ? { holder: holderOf(manifest, f) } : {}) };
     writer.facts.set(f.file, facts);
     return facts;
   };

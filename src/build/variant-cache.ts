@@ -37,7 +37,7 @@ export function variantCache(dir: string) {
       await rename(temp, file);
       placeFile(file, to);
     },
-    /** Marks a digest as used by this build (a file linked from the live build keeps its codings cached). */
+    /** Marks a digest as used by this build (a file taken from the live build keeps its codings cached). */
     keep(digest: string): void {
       used.add(digest);
     },

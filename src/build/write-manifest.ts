@@ -141,7 +141,9 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   const answerFiles = new Set(input.answers.map((a) => a.file));
   // Read at once (nothing else of the build runs now), in name order: a folder lists its files in the
   // order they were made (a small one, on ext4), and a build links what a clean build writes.
-  const walked = filesUnder(input.clientDir).sort();
+  // With the files this build keeps in an earlier build's folder (reuse.ts), as if they were here.
+  const held = [...input.written.facts].filter(([, f]) => f.holder !== undefined);
+  const walked = [...filesUnder(input.clientDir), ...held.flatMap(([file, f]) => [file, ...(f.br !== undefined ? [`${file}.br`] : []), ...(f.gzip !== undefined ? [`${file}.gz`] : [])])].sort();
   const all = new Set(walked);
   for (const file of walked) {
     // Precompressed variants are described with the file they encode, never served by name.
@@ -172,7 +174,11 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     if (!input.written.facts.has(f.file)) await input.written.add(f.file, () => readFile(join(input.clientDir, f.file)), isCompressible(f.type), true);
   }
   await input.written.flush();
-  for (const f of files) Object.assign(f, input.written.facts.get(f.file));
+  const holders = [...new Set(held.map(([, f]) => f.holder!))].sort();
+  for (const f of files) {
+    const { holder, ...facts } = input.written.facts.get(f.file)!;
+    Object.assign(f, facts, holder === undefined ? {} : { held: holders.indexOf(holder) });
+  }
 
   const manifest: Manifest = {
     version: MANIFEST_VERSION,
@@ -181,6 +187,7 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     limits: input.limits,
     configDependent: input.configDependent,
     files,
+    holders,
     paths: pathsOut,
     notFound,
     unavailable,

@@ -4,7 +4,7 @@ import type { QueryShape } from '../core/params.ts';
  * The build manifest: every answer the build published, keyed by path and canonical query. The
  * Node server's fast path, the host adapters' header files and the tests all read it.
  */
-export const MANIFEST_VERSION = 2;
+export const MANIFEST_VERSION = 3;
 
 export interface ManifestFile {
   /** Site path of the file inside the static artefact (the client folder). */
@@ -19,6 +19,11 @@ export interface ManifestFile {
   /** Byte lengths of the precompressed variants at `file + '.br'` and `file + '.gz'`, when made. */
   br?: number;
   gzip?: number;
+  /**
+   * Index into `Manifest.holders` when an earlier build's folder holds the bytes (and variants):
+   * an incremental build keeps its unchanged files where they are instead of linking them.
+   */
+  held?: number;
 }
 
 /** The representations a negotiated URL offers, first is the default (names of src/core/formats.ts). */
@@ -43,6 +48,8 @@ export interface Manifest {
   /** Paths whose published answers print `limits`. */
   configDependent: string[];
   files: ManifestFile[];
+  /** Earlier builds (ids) whose folders hold files of this one (`ManifestFile.held`); kept while this build is. */
+  holders: string[];
   paths: Record<string, ManifestPath>;
   /**
    * The not-found page (answered with 404) by root and language prefix ('', '/fr', '/sandbox/fr'):
@@ -61,3 +68,6 @@ export const COMPRESS_MIN_BYTES = 1024;
 
 /** A coded variant is kept only when it saves at least a tenth. */
 export const worthCompressing = (coded: number, identity: number) => coded < identity * 0.9;
+
+/** The build whose folder holds a file's bytes and variants. */
+export const holderOf = (manifest: Pick<Manifest, 'build' | 'holders'>, file: ManifestFile) => (file.held === undefined ? manifest.build : manifest.holders[file.held]!);

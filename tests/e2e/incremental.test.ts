@@ -1,7 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { buildLayout } from '../../src/build/roots.ts';
+import { clientFiles, readManifest } from '../../src/build/client-files.ts';
+import { filesUnder } from '../../src/build/files-under.ts';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -30,17 +34,30 @@ async function files(root: string): Promise<Map<string, Buffer>> {
   return out;
 }
 
-/** Every published file, every file of the bundles the server loads (search indexes included), and the manifest (but its build id and time) of two builds. */
+/** The live build's layout and manifest under a publish folder. */
+async function live(out: string) {
+  const layout = buildLayout(await realpath(join(out, 'current')));
+  return { layout, manifest: await readManifest(layout) };
+}
+
+/** Every file of the live build's static artefact, wherever it is held (src/build/client-files.ts). */
+async function artefact(out: string): Promise<Map<string, Buffer>> {
+  const { layout, manifest } = await live(out);
+  return new Map(await Promise.all(clientFiles(layout, manifest).map(async (f) => [f.rel, await readFile(f.path)] as const)));
+}
+
+/** Every published file, every file of the bundles the server loads (search indexes included), and the manifest (but its build id, time and where files are held) of two builds. */
 async function assertSameOutput(a: string, b: string) {
-  for (const part of [['site', 'client'], ['bundle']]) {
-    const [fa, fb] = await Promise.all([files(join(a, 'current', ...part)), files(join(b, 'current', ...part))]);
-    assert.deepEqual([...fa.keys()].sort(), [...fb.keys()].sort(), `the same files in ${part.join('/')}`);
+  const compare = (fa: Map<string, Buffer>, fb: Map<string, Buffer>, part: string) => {
+    assert.deepEqual([...fa.keys()].sort(), [...fb.keys()].sort(), `the same files in ${part}`);
     const differ = [...fa].filter(([name, bytes]) => !bytes.equals(fb.get(name)!)).map(([name]) => name);
-    assert.deepEqual(differ, [], `byte-identical files in ${part.join('/')}`);
-  }
+    assert.deepEqual(differ, [], `byte-identical files in ${part}`);
+  };
+  compare(await artefact(a), await artefact(b), 'the static artefact');
+  compare(await files(join(a, 'current', 'bundle')), await files(join(b, 'current', 'bundle')), 'bundle');
   const manifest = async (d: string) => {
-    const { build: _b, created: _c, ...rest } = JSON.parse(await readFile(join(d, 'current', 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    return rest;
+    const { build: _b, created: _c, holders: _h, files, ...rest } = (await live(d)).manifest;
+    return { ...rest, files: files.map(({ held: _held, ...f }) => f) };
   };
   assert.deepEqual(await manifest(a), await manifest(b));
 }
@@ -67,13 +84,21 @@ describe('incremental builds', () => {
     // The site's posts but the two, and the sandbox's (untouched).
     const sandbox = (await readdir('sandbox/posts')).length;
     assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
-    assert.match(incremental, /incremental: [1-9]\d* list pages taken from the live build/, 'the lists that show neither post are linked');
-    assert.match(incremental, /^publish: unchanged posts' answers linked from the live build .*beside pages \(Astro\)/m, 'the unchanged posts\' answers are linked beside Astro');
+    assert.match(incremental, /incremental: [1-9]\d* list pages taken from the live build/, 'the lists that show neither post are taken');
+    assert.match(incremental, /^publish: unchanged posts' answers taken from the live build .*beside pages \(Astro\)/m, 'the unchanged posts\' answers are taken beside Astro');
     assert.match(incremental, /^publish: API answers and discovery .*beside pages \(Astro\)/m, 'the answers are made beside Astro');
     assert.match(incremental, /^content -> search indexes .*beside pages \(Astro\)/m, 'the search indexes are written beside Astro');
-    assert.match(incremental, /^publish: unchanged posts' pages and list pages linked from the live build /m);
+    assert.match(incremental, /^publish: unchanged posts' pages and list pages taken from the live build /m);
     assert.match(incremental, new RegExp(`bundle main: ${await postCount()} posts \\(${(await postCount()) - 2} taken from the live build\\)`), 'the unchanged posts\' entries are taken whole, not loaded and rendered');
     assert.match(incremental, /bundle main: .*search indexes: ([1-9]|1[0-3]) of 14 taken from the live build \(([1-9]|1[0-3]) updated from it\)/, 'the languages whose posts did not change keep their index, the others are updated from it');
+    // What did not change stays where the live build holds it: the new build's folder holds only what it made.
+    const { layout, manifest } = await live(join(dir, 'live'));
+    const before = (await readdir(join(dir, 'live', 'builds'))).filter((id) => id !== manifest.build);
+    assert.equal(manifest.holders.length, 1, 'one earlier build holds the unchanged files');
+    assert.ok(before.includes(manifest.holders[0]!));
+    const own = filesUnder(layout.client).length;
+    const all = clientFiles(layout, manifest).length;
+    assert.ok(own < all / 2, `the build's own folder holds ${own} of the artefact's ${all} files`);
     await build(join(dir, 'clean'), join(dir, 'clean-cache'));
     await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
   });
@@ -120,5 +145,10 @@ describe('incremental builds', () => {
     await rm(join(dir, 'clean'), { recursive: true, force: true });
     await build(join(dir, 'clean'), join(dir, 'clean-cache'));
     await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
+    // Four builds on, the builds that hold files of the live one are all still there.
+    const { manifest } = await live(join(dir, 'live'));
+    const first = (await readdir(join(dir, 'live', 'builds'))).sort()[0]!;
+    assert.ok(manifest.holders.includes(first), 'the first build holds the sandbox\'s files, unchanged since, though it is older than the builds kept for themselves');
+    for (const holder of manifest.holders) assert.ok(existsSync(join(dir, 'live', 'builds', holder, 'site', 'client')), `${holder} holds files of the live build`);
   });
 });

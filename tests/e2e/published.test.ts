@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DIST } from '../../src/build/roots.ts';
+import { fileAt } from '../../src/build/client-files.ts';
 import { liveManifest, publishedRequests } from '../helpers/manifest.ts';
 import { useServer } from '../helpers/server.ts';
 
@@ -22,7 +23,7 @@ describe('the static artefact', () => {
     for (const r of requests) {
       // Those print the server's limits: checked below, against a server with other limits.
       if (manifest.configDependent.includes(r.target)) continue;
-      const file = await readFile(join(DIST.client, r.file.file));
+      const file = await readFile(fileAt(DIST, manifest, r.file));
       const res = await fetch(computed.url + r.target, { headers: { ...IDENTITY, ...(r.accept ? { accept: r.accept } : {}) }, redirect: 'manual' });
       const body = new Uint8Array(await res.arrayBuffer());
       const what = `${r.target}${r.accept ? ` (${r.accept})` : ''} = ${r.file.file}`;
@@ -35,12 +36,12 @@ describe('the static artefact', () => {
       kinds.add(r.file.type.split(';')[0]!);
       // The precompressed variants a static host (or nginx's *_static) serves decode to the same bytes.
       if (r.file.br !== undefined) {
-        const br = await readFile(join(DIST.client, `${r.file.file}.br`));
+        const br = await readFile(fileAt(DIST, manifest, r.file, '.br'));
         assert.equal(br.byteLength, r.file.br, what);
         assert.ok(brotliDecompressSync(br).equals(file), `br of ${what}`);
       }
       if (r.file.gzip !== undefined) {
-        const gz = await readFile(join(DIST.client, `${r.file.file}.gz`));
+        const gz = await readFile(fileAt(DIST, manifest, r.file, '.gz'));
         assert.equal(gz.byteLength, r.file.gzip, what);
         assert.ok(gunzipSync(gz).equals(file), `gzip of ${what}`);
       }
@@ -77,7 +78,7 @@ describe('the static artefact', () => {
   test('a guide that prints the limits is served from the file only by a server with the build\'s limits', async () => {
     const manifest = await liveManifest();
     assert.deepEqual(manifest.configDependent, ['/agents.md', '/sandbox/agents.md']);
-    const file = await readFile(join(DIST.client, 'agents.md'), 'utf8');
+    const file = await readFile(fileAt(DIST, manifest, manifest.files.find((f) => f.file === '/agents.md')!), 'utf8');
     assert.equal(await (await fetch(`${served.url}/agents.md`, { headers: IDENTITY })).text(), file);
     const other = await (await fetch(`${computed.url}/agents.md`, { headers: IDENTITY })).text();
     assert.notEqual(other, file, 'RATE_LIMIT=0 is not what the build printed');
@@ -217,7 +218,7 @@ describe('the fast path', () => {
       assert.equal(r.headers.get('cache-control'), 'no-store');
       const body = await r.text();
       assert.match(body, new RegExp(`<html lang="${lang}"`), path);
-      assert.equal(body, await readFile(join(DIST.client, manifest.files[manifest.notFound[prefix]!]!.file), 'utf8'), path);
+      assert.equal(body, await readFile(fileAt(DIST, manifest, manifest.files[manifest.notFound[prefix]!]!), 'utf8'), path);
       const again = await fetch(served.url + path, { headers: { ...IDENTITY, 'if-none-match': r.headers.get('etag') ?? '*' } });
       assert.equal(again.status, 404, 'a missing page is never "not modified"');
     }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { goLive, liveBuild, newBuildId, removeOldBuilds } from '../../src/build/go-live.ts';
+import { goLive, HOLDERS_FILE, liveBuild, newBuildId, removeOldBuilds } from '../../src/build/go-live.ts';
 import { answerFile } from '../../src/publish/answer-file.ts';
 import { canonicalQuery } from '../../src/core/params.ts';
 import { chooseEncoding, encodedEtag } from '../../src/app/encoding.ts';
@@ -83,9 +83,11 @@ test('builds go live by one switch; old and unfinished builds are removed, the n
     const removed = await removeOldBuilds(out);
     assert.deepEqual(removed.sort(), ['20251231T000000000Z-x', ids[0]].sort());
     assert.deepEqual((await readdir(join(out, 'builds'))).sort(), [ids[1], ids[2], ids[3], ids[4], running.split('/').pop()].sort());
+    // The live build keeps files in an older build's folder (an incremental build): that one stays while it is kept.
+    await writeFile(join(out, 'builds', ids[4]!, HOLDERS_FILE), JSON.stringify([ids[1]]));
     await goLive(out, ids[4]!);
     await removeOldBuilds(out);
-    assert.deepEqual((await readdir(join(out, 'builds'))).filter((d) => d.startsWith('2026010')).sort(), [ids[2], ids[3], ids[4]]);
+    assert.deepEqual((await readdir(join(out, 'builds'))).filter((d) => d.startsWith('2026010')).sort(), [ids[1], ids[2], ids[3], ids[4]]);
   } finally {
     await rm(out, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { mirror, place } from './files.ts';
+import { folderFiles, mirror } from './files.ts';
+import { clientFiles, readManifest, selfContained } from '../client-files.ts';
 import { inboxSchema } from '../../contact/inbox.ts';
 import type { BuildLayout } from '../roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
@@ -69,14 +70,15 @@ export interface CloudflareReport {
 export async function writeCloudflare(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<CloudflareReport> {
   await rm(outDir, { recursive: true, force: true });
   const assets = join(outDir, 'assets');
-  const client = await mirror(layout.client, assets);
+  const manifest = await readManifest(layout);
+  const client = await mirror(clientFiles(layout, manifest), assets);
   await mkdir(join(assets, PRIVATE_PREFIX), { recursive: true });
-  await place(layout.manifest, join(assets, PRIVATE_PREFIX, 'manifest.json'));
+  await writeFile(join(assets, PRIVATE_PREFIX, 'manifest.json'), JSON.stringify(selfContained(manifest)));
   let files = client.files + 1;
   let largest = client.largest;
   for (const root of roots) {
     // Media are published with the pages already; the worker needs catalog, bodies and search.
-    const bundle = await mirror(layout.bundle(root), join(assets, PRIVATE_PREFIX, 'bundle', root), (rel) => rel.startsWith(`media${sep}`));
+    const bundle = await mirror(await folderFiles(layout.bundle(root)), join(assets, PRIVATE_PREFIX, 'bundle', root), (rel) => rel.startsWith(`media${sep}`));
     files += bundle.files;
     largest = Math.max(largest, bundle.largest);
   }

@@ -1,8 +1,10 @@
 import { copyFile, link, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import type { ClientFile } from '../client-files.ts';
 
-async function* filesUnder(dir: string): AsyncGenerator<string> {
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) if (e.isFile()) yield join(e.parentPath, e.name);
+/** A folder's files, as `mirror` takes them. */
+export async function folderFiles(dir: string): Promise<ClientFile[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => ({ rel: relative(dir, join(e.parentPath, e.name)), path: join(e.parentPath, e.name) }));
 }
 
 /** One file into place: a hard link when the folders share a file system (no bytes copied), else a copy. */
@@ -11,15 +13,14 @@ export async function place(from: string, to: string): Promise<void> {
   await link(from, to).catch(() => copyFile(from, to));
 }
 
-/** A folder's files into another (`skip` by path relative to it, each at `rename`'s relative path); how many, and the largest. */
-export async function mirror(from: string, to: string, skip: (rel: string) => boolean = () => false, rename = (rel: string) => rel): Promise<{ files: number; largest: number }> {
+/** Files into a folder (`skip` by their relative path, each at `rename`'s relative path); how many, and the largest. */
+export async function mirror(from: readonly ClientFile[], to: string, skip: (rel: string) => boolean = () => false, rename = (rel: string) => rel): Promise<{ files: number; largest: number }> {
   let files = 0;
   let largest = 0;
-  for await (const file of filesUnder(from)) {
-    const rel = relative(from, file);
+  for (const { rel, path } of from) {
     if (skip(rel)) continue;
-    await place(file, join(to, rename(rel)));
-    largest = Math.max(largest, (await stat(file)).size);
+    await place(path, join(to, rename(rel)));
+    largest = Math.max(largest, (await stat(path)).size);
     files++;
   }
   return { files, largest };

@@ -1,8 +1,9 @@
 import { build } from 'esbuild';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
-import { mirror, place } from './files.ts';
+import { folderFiles, mirror } from './files.ts';
+import { clientFiles, readManifest, selfContained } from '../client-files.ts';
 
 /**
  * A serverless Node entry as one ES module (its dependencies inside), for hosts that run what
@@ -27,12 +28,13 @@ export async function bundleFunction(entry: string, outfile: string): Promise<nu
 export async function shipBuild(layout: BuildLayout, roots: readonly string[], to: string): Promise<{ files: number; largest: number }> {
   await rm(to, { recursive: true, force: true });
   await mkdir(to, { recursive: true });
-  await place(layout.manifest, join(to, 'manifest.json'));
-  const client = await mirror(layout.client, join(to, 'site', 'client'));
+  const manifest = await readManifest(layout);
+  await writeFile(join(to, 'manifest.json'), JSON.stringify(selfContained(manifest)));
+  const client = await mirror(clientFiles(layout, manifest), join(to, 'site', 'client'));
   let files = client.files + 1;
   let largest = client.largest;
   for (const root of roots) {
-    const b = await mirror(layout.bundle(root), join(to, 'bundle', root), (rel) => rel.startsWith('media/'));
+    const b = await mirror(await folderFiles(layout.bundle(root)), join(to, 'bundle', root), (rel) => rel.startsWith('media/'));
     files += b.files;
     largest = Math.max(largest, b.largest);
   }

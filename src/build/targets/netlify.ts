@@ -2,6 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
 import { mirror } from './files.ts';
+import { clientFiles, readManifest } from '../client-files.ts';
 import { bundleFunction, CDN_ASSETS, shipBuild } from './function-bundle.ts';
 
 /**
@@ -11,7 +12,7 @@ import { bundleFunction, CDN_ASSETS, shipBuild } from './function-bundle.ts';
  */
 export async function writeNetlify(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
-  const assets = await mirror(layout.client, join(outDir, 'static'), (rel) => !CDN_ASSETS(rel));
+  const assets = await mirror(clientFiles(layout, await readManifest(layout)), join(outDir, 'static'), (rel) => !CDN_ASSETS(rel));
   const shipped = await shipBuild(layout, roots, join(outDir, 'build'));
   const bytes = await bundleFunction(resolve('src/hosts/netlify/function.ts'), join(outDir, 'functions', 'folio.mjs'));
   await writeFile(

@@ -3,6 +3,7 @@ import { join, sep } from 'node:path';
 import type { Manifest } from '../../publish/manifest.ts';
 import type { BuildLayout } from '../roots.ts';
 import { mirror, place } from './files.ts';
+import { clientFiles, readManifest } from '../client-files.ts';
 import { answerFile } from '../../publish/answer-file.ts';
 import { pageAt, pageFileAt } from '../../site/page-specs.ts';
 import { HOST_FILES } from '../write-manifest.ts';
@@ -84,10 +85,12 @@ export function typeRules(manifest: Manifest): string[] {
  */
 export async function writeStatic(layout: BuildLayout, outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
-  const copied = await mirror(layout.client, outDir, (rel) => rel === '_redirects' || rel === '_headers', pageFolder);
-  const manifest = JSON.parse(await readFile(layout.manifest, 'utf8')) as Manifest;
+  const manifest = await readManifest(layout);
+  const files = clientFiles(layout, manifest);
+  const copied = await mirror(files, outDir, (rel) => rel === '_redirects' || rel === '_headers', pageFolder);
+  const at = new Map(files.map((f) => [`/${f.rel}`, f.path]));
   const shared = sharedAnswerNames(manifest);
-  for (const [name, file] of shared) await place(join(layout.client, file), join(outDir, name));
+  for (const [name, file] of shared) await place(at.get(file)!, join(outDir, name));
   const rules = rewrites(manifest);
   const redirects = await readFile(join(layout.client, '_redirects'), 'utf8');
   await writeFile(join(outDir, '_redirects'), `${redirects}${rules.join('\n')}\n`);

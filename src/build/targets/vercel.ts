@@ -6,6 +6,7 @@ import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { CACHE_IMMUTABLE } from '../write-manifest.ts';
 import { VARIANT_FOLDER } from '../../core/responsive-images.ts';
 import { mirror } from './files.ts';
+import { clientFiles, readManifest } from '../client-files.ts';
 import { bundleFunction, CDN_ASSETS, shipBuild } from './function-bundle.ts';
 
 /** Build Output API v3: routes in order; the CDN's files first, then the function for everything else. */
@@ -33,7 +34,7 @@ export const VC_CONFIG = { runtime: 'nodejs22.x', handler: 'index.mjs', launcher
 export async function writeVercel(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
-  const assets = await mirror(layout.client, join(outDir, 'static'), (rel) => !CDN_ASSETS(rel) || rel === '_headers');
+  const assets = await mirror(clientFiles(layout, await readManifest(layout)), join(outDir, 'static'), (rel) => !CDN_ASSETS(rel) || rel === '_headers');
   const func = join(outDir, 'functions', 'folio.func');
   const shipped = await shipBuild(layout, roots, join(func, 'build'));
   const bytes = await bundleFunction(resolve('src/hosts/vercel/function.ts'), join(func, 'index.mjs'));
