@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, rename, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { holderOf, type Manifest } from '../publish/manifest.ts';
+import { filesUnder } from './files-under.ts';
+import { buildLayout } from './roots.ts';
+import { REUSE_FILE, type Reuse } from './reuse.ts';
 
 /**
  * Atomic publishing: a build is written into a fresh `builds/<id>` folder and goes live when the
@@ -39,22 +44,34 @@ export const KEEP_PREVIOUS = 2;
 export const HOLDERS_FILE = 'holders.json';
 
 /**
- * Removes builds older than the live one and the KEEP_PREVIOUS before it, unless one kept holds files
- * of it (HOLDERS_FILE), and folders of builds that never finished once they are an hour old (a build
- * still running is younger).
+ * The builds under `builds/` and which stay: the live one, the KEEP_PREVIOUS before it, any newer
+ * complete one (another build about to switch) and those builds still running take files from are
+ * `kept` whole; `holders` are the other builds whose
+ * folders hold files of a kept one (HOLDERS_FILE).
  */
-export async function removeOldBuilds(out: string): Promise<string[]> {
+async function keptBuilds(out: string) {
   const dir = join(out, 'builds');
   const live = await liveBuild(out);
   const ids = (await readdir(dir).catch(() => [] as string[])).sort();
   const complete = ids.filter((id) => existsSync(join(dir, id, 'manifest.json')));
-  // A newer complete build that is not live yet is another build about to switch: it stays too.
-  const kept = [...(live ? [live] : []), ...complete.filter((id) => !live || id <= live).slice(-(KEEP_PREVIOUS + 1)), ...complete.filter((id) => live && id > live)];
-  const holders = await Promise.all(kept.map(async (id) => JSON.parse(await readFile(join(dir, id, HOLDERS_FILE), 'utf8').catch(() => '[]')) as string[]));
-  const keep = new Set([...kept, ...holders.flat()]);
+  // A build still running takes files from the build that was live when it started (its REUSE_FILE).
+  const reused = await Promise.all(ids.filter((id) => !complete.includes(id)).map(async (id) => (JSON.parse(await readFile(join(dir, id, REUSE_FILE), 'utf8').catch(() => 'null')) as Reuse | null)?.from));
+  const kept = new Set([...(live ? [live] : []), ...complete.filter((id) => !live || id <= live).slice(-(KEEP_PREVIOUS + 1)), ...complete.filter((id) => live && id > live), ...reused.filter((from) => from !== undefined).map((from) => basename(from))]);
+  const named = await Promise.all([...kept].map(async (id) => JSON.parse(await readFile(join(dir, id, HOLDERS_FILE), 'utf8').catch(() => '[]')) as string[]));
+  const holders = new Set(named.flat().filter((id) => !kept.has(id)));
+  return { dir, ids, complete, kept, holders };
+}
+
+/**
+ * Removes builds older than the live one and the KEEP_PREVIOUS before it, unless one kept holds files
+ * of it (those are emptied of everything else by purgeOldBuilds), and folders of builds that never
+ * finished once they are an hour old (a build still running is younger).
+ */
+export async function removeOldBuilds(out: string): Promise<string[]> {
+  const { dir, ids, complete, kept, holders } = await keptBuilds(out);
   const removed: string[] = [];
   for (const id of ids) {
-    if (keep.has(id)) continue;
+    if (kept.has(id) || holders.has(id)) continue;
     if (!complete.includes(id)) {
       const age = Date.now() - (await stat(join(dir, id))).mtimeMs;
       if (age < 3_600_000) continue;
@@ -70,13 +87,36 @@ export async function removeOldBuilds(out: string): Promise<string[]> {
 const TRASH = 'trash';
 
 /**
- * Deletes removed builds in a detached process: a build of 1,000 essays x 14 languages is a quarter
- * of a million files, seconds of deleting that the author need not wait for.
+ * Deletes removed builds, then empties each build kept only as a holder of all but the files kept
+ * builds take from it (its bundles, manifest and the files made again since go). Run after a build
+ * goes live, in a detached process (purgeOldBuilds): a build of 1,000 essays x 14 languages is a
+ * quarter of a million files, seconds of deleting that the author need not wait for.
  */
+export async function pruneBuilds(out: string): Promise<void> {
+  await rm(resolve(out, TRASH), { recursive: true, force: true });
+  const { dir, kept, holders } = await keptBuilds(out);
+  if (holders.size === 0) return;
+  const held = new Map([...holders].map((id) => [id, new Set<string>()]));
+  for (const id of kept) {
+    const manifest = JSON.parse(await readFile(join(dir, id, 'manifest.json'), 'utf8').catch(() => 'null')) as Manifest | null;
+    for (const f of manifest?.files ?? []) {
+      const names = held.get(holderOf(manifest!, f));
+      if (!names) continue;
+      names.add(f.file);
+      if (f.br !== undefined) names.add(`${f.file}.br`);
+      if (f.gzip !== undefined) names.add(`${f.file}.gz`);
+    }
+  }
+  for (const [id, names] of held) {
+    const build = buildLayout(join(dir, id));
+    for (const name of await readdir(build.dir)) if (name !== 'site') await rm(join(build.dir, name), { recursive: true, force: true });
+    for (const file of filesUnder(build.client)) if (!names.has(file)) await rm(join(build.client, file));
+  }
+}
+
+/** Runs pruneBuilds in a detached process. */
 export function purgeOldBuilds(out: string): void {
-  const trash = resolve(out, TRASH);
-  if (!existsSync(trash)) return;
-  spawn(process.execPath, ['-e', `require('node:fs').rmSync(${JSON.stringify(trash)}, { recursive: true, force: true })`], { detached: true, stdio: 'ignore' }).unref();
+  spawn(process.execPath, [fileURLToPath(import.meta.url), resolve(out)], { detached: true, stdio: 'ignore' }).unref();
 }
 
 export async function prepareBuildDir(out: string, id: string): Promise<string> {
@@ -84,3 +124,6 @@ export async function prepareBuildDir(out: string, id: string): Promise<string> 
   await mkdir(dir, { recursive: true });
   return dir;
 }
+
+// Run as a script by purgeOldBuilds.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await pruneBuilds(process.argv[2]!);

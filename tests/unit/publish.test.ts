@@ -2,8 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { goLive, HOLDERS_FILE, liveBuild, newBuildId, removeOldBuilds } from '../../src/build/go-live.ts';
+import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { goLive, HOLDERS_FILE, liveBuild, newBuildId, pruneBuilds, removeOldBuilds } from '../../src/build/go-live.ts';
+import { filesUnder } from '../../src/build/files-under.ts';
 import { answerFile } from '../../src/publish/answer-file.ts';
 import { canonicalQuery } from '../../src/core/params.ts';
 import { chooseEncoding, encodedEtag } from '../../src/app/encoding.ts';
@@ -62,6 +64,35 @@ test('the route index tries only fitting patterns and keeps table order', () => 
   assert.deepEqual(paths('/fr/llms.txt'), ['/:lang/:slug {"lang":"fr","slug":"llms.txt"}', '/:lang/llms.txt {"lang":"fr"}']);
   assert.deepEqual(paths(`/${'a/'.repeat(50)}`), []);
   assert.deepEqual(paths('/x'), ['/:slug {"slug":"x"}']);
+});
+
+test('a build kept only because a kept build holds files in its folder is emptied of everything else', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'folio-builds-'));
+  try {
+    const ids = ['20260101T000000000Z-a', '20260102T000000000Z-b', '20260103T000000000Z-c', '20260104T000000000Z-d', '20260105T000000000Z-e'];
+    const put = async (file: string, text = 'x') => {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, text);
+    };
+    const file = (name: string, held?: number, variants = false) => ({ file: name, type: 'text/html', etag: '"x"', length: 1, cacheControl: 'no-store', ...(variants ? { br: 1, gzip: 1 } : {}), ...(held === undefined ? {} : { held }) });
+    for (const id of ids) {
+      // Each build holds a page and its variants, an answer, a bundle file and its manifest.
+      for (const name of ['/p.html', '/p.html.br', '/p.html.gz', '/api/x/index.json']) await put(join(out, 'builds', id, 'site', 'client', name));
+      await put(join(out, 'builds', id, 'bundle', 'main', 'catalog.json'));
+      // The live build takes the page (and its variants) from the first build, its answer from the second.
+      const files = id === ids[4] ? [file('/p.html', 0, true), file('/api/x/index.json', 1)] : [file('/p.html', undefined, true)];
+      await put(join(out, 'builds', id, 'manifest.json'), JSON.stringify({ build: id, holders: id === ids[4] ? [ids[0], ids[1]] : [], files }));
+      if (id === ids[4]) await put(join(out, 'builds', id, HOLDERS_FILE), JSON.stringify([ids[0], ids[1]]));
+    }
+    await goLive(out, ids[4]!);
+    assert.deepEqual(await removeOldBuilds(out), [], 'the two older builds hold files of the live one');
+    await pruneBuilds(out);
+    assert.deepEqual(filesUnder(join(out, 'builds', ids[0]!)).sort(), ['/site/client/p.html', '/site/client/p.html.br', '/site/client/p.html.gz']);
+    assert.deepEqual(filesUnder(join(out, 'builds', ids[1]!)).sort(), ['/site/client/api/x/index.json']);
+    for (const id of ids.slice(2)) assert.ok(existsSync(join(out, 'builds', id, 'bundle', 'main', 'catalog.json')), `${id} is kept whole`);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
 });
 
 test('builds go live by one switch; old and unfinished builds are removed, the newest kept', async () => {
