@@ -35,7 +35,7 @@ const catalogLink = (ctx: RequestContext) => `<${ctx.root.base}/.well-known/api-
 
 export function discoveryRoutes(all: () => readonly Route[]): Route[] {
   return [
-    { query: 'none', path: '/openapi.json', summary: 'OpenAPI 3.0.3 description of every endpoint', handler: jsonDoc('openapi', (ctx) => openApiDocument(ctx.root.core, all(), ctx.host.version)) },
+    { query: 'none', path: '/openapi.json', searches: true, summary: 'OpenAPI 3.0.3 description of every endpoint', handler: jsonDoc('openapi', (ctx) => openApiDocument(ctx.root.core, all(), ctx.host.version)) },
     { query: 'none', path: '/llms.txt', summary: 'llms.txt: the site for language models, with links to Markdown', handler: textDoc('llms', PLAIN, (ctx) => llmsTxt(ctx.root.core)) },
     {
       query: 'none',

@@ -31,6 +31,8 @@ export interface Route {
   cacheKey?: (request: Request, url: URL) => string | undefined;
   /** The answer prints the server's limits (a published copy holds only for a server with the build's). */
   printsLimits?: true;
+  /** The answer searches the content (an example): a build publishes it once the search indexes are written. */
+  searches?: true;
 }
 
 const isPost = (params: Record<string, string>, root: Root) =>

@@ -89,11 +89,14 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
   const { roots, host } = site;
   const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
-  // Linked while the bundle step still writes the search indexes: nothing here searches.
+  // Taken while the bundle step still writes the search indexes: nothing here searches.
   const taken = reuse && (await timings.time('publish: unchanged posts\' answers taken from the live build', () => takeAnswersFromLive(reuse, roots, out, layout)));
-  await searchWritten;
+  // A clean build makes its answers once the indexes are written: beside the indexing and Astro, they
+  // took its peak memory from 1.0x to 1.17x Hugo's. An incremental build, with a fraction of that
+  // memory, makes them at once, and only what searches waits (the OpenAPI example).
+  if (!reuse) await searchWritten;
   await timings.time('publish: API answers and discovery', async () => {
-    for (const root of roots) await emitStaticApi(root, functions, out, taken);
+    for (const root of roots) await emitStaticApi(root, functions, out, taken, searchWritten);
   });
   if (!reuse) await publishFeeds(site, layout, out.files, timings);
   await out.files.flush();

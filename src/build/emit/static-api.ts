@@ -48,12 +48,16 @@ function* queries(shape: NonNullable<Route['query']>): Generator<URLSearchParams
   }
 }
 
+/** The routes in the order their answers are made: those that search last (they wait for the indexes). */
+const IN_ORDER = [...ROUTES.filter((r) => !r.searches), ...ROUTES.filter((r) => r.searches)];
+
 /**
  * Every answer that is a function of the path and the default per_page, written by dispatching the
  * request through the same function layer the server runs (so the bytes are the server's), and
- * the Markdown twins of the posts. Only 200 answers are published.
+ * the Markdown twins of the posts. Only 200 answers are published. An answer that searches waits for
+ * `searchable` (the search indexes written).
  */
-export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, taken?: TakenFromLive): Promise<void> {
+export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, taken?: TakenFromLive, searchable: Promise<unknown> = Promise.resolve()): Promise<void> {
   const { base } = root.core.catalog;
   /** Publishes an answer if it is a 200; `read` returns its JSON body too. */
   const publish = async (path: string, query: string, shape: QueryShape, read = false): Promise<unknown> => {
@@ -69,8 +73,9 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
     return read && response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : true;
   };
   await publish('/api', '', 'none');
-  for (const route of ROUTES) {
+  for (const route of IN_ORDER) {
     if (!route.query || (route.method ?? 'GET') !== 'GET') continue;
+    if (route.searches) await searchable;
     for (const params of expand(route, root)) {
       const path = fill(route.path, params);
       if (taken?.answers.has(`${base}${path}`)) continue;
