@@ -17,9 +17,10 @@ export function placeFile(from: string, to: string): void {
   }
 }
 
-/** Places every file of the folder `from` at the same place under `to`; `ensureDir` makes a file's folder. */
-export function placeTree(from: string, to: string, ensureDir: (file: string) => void): void {
+/** Places every file of the folder `from` at the same place under `to` but those `skip` names (by `/`-path under `from`); `ensureDir` makes a file's folder. */
+export function placeTree(from: string, to: string, ensureDir: (file: string) => void, skip: (file: string) => boolean = () => false): void {
   for (const file of filesUnder(from)) {
+    if (skip(file)) continue;
     ensureDir(join(to, file));
     placeFile(join(from, file), join(to, file));
   }

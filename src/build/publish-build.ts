@@ -118,8 +118,8 @@ export async function publishFeeds({ roots }: PublishHost, layout: BuildLayout, 
       await emitSitemap(root.core, out);
       await emitSkills(root.core, out);
       const media = join(layout.bundle(root.name), 'media');
-      // Linked, not copied: the bundle's media are never written again.
-      if (existsSync(media)) placeTree(media, join(layout.client, root.base, 'media'), written.ensureDir);
+      // Linked, not copied: the bundle's media are never written again. Those of unchanged posts are taken from the live build already (takePagesFromLive).
+      if (existsSync(media)) placeTree(media, join(layout.client, root.base, 'media'), written.ensureDir, (file) => written.facts.has(`${root.base}/media${file}`));
     }
     await written.flush();
   });
@@ -128,8 +128,8 @@ export async function publishFeeds({ roots }: PublishHost, layout: BuildLayout, 
 /**
  * The pages the live build holds as this build would render them, taken into this build (where the
  * live build holds them) by the pages process once Astro is done (while the answers step still runs):
- * the pages of unchanged posts in every language with their Markdown twins, and the list pages Astro
- * left out (src/site/data.ts). From then on, a page Astro wrote with the live build's bytes gets its
+ * the pages of unchanged posts in every language with their Markdown twins and media, and the list
+ * pages Astro left out (src/site/data.ts). From then on, a page Astro wrote with the live build's bytes gets its
  * facts and variants from it too.
  */
 export async function takePagesFromLive(layout: BuildLayout, reuse: Reuse, written: ReturnType<typeof variantWriter>): Promise<void> {

@@ -145,13 +145,25 @@ function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typ
 /** The live build's files for a build that reuses it (its manifest read once). */
 export async function liveBuildFiles(reuse: Reuse, out: { files: ReturnType<typeof variantWriter> }, client: string) {
   const from = buildLayout(reuse.from);
-  const files = liveFiles(from, JSON.parse(await readFile(from.manifest, 'utf8')) as Manifest, out.files, client);
+  const manifest = JSON.parse(await readFile(from.manifest, 'utf8')) as Manifest;
+  const files = liveFiles(from, manifest, out.files, client);
+  // The live build's media files by their post's folder (`/media/<slug>/`), grouped once when first asked.
+  let byFolder: Map<string, string[]> | undefined;
+  const media = () => {
+    if (byFolder) return byFolder;
+    byFolder = new Map();
+    for (const { file } of manifest.files) {
+      const folder = /^(?:\/[^/]+)?\/media\/[^/]+\//.exec(file)?.[0];
+      if (folder) byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
+    }
+    return byFolder;
+  };
   return {
     ...files,
-    /** A post's page in every language (or its unavailable page) and its Markdown twins, as the live build holds them. */
+    /** A post's page in every language (or its unavailable page), its Markdown twins and its media, as the live build holds them. */
     async post(base: string, slug: string): Promise<void> {
       const names = LANGUAGE_CODES.flatMap((lang) => [...(['post', 'unavailable'] as const).map((kind) => pageFile(base, { kind, lang, slug })), paths.markdown({ base, site_url: '' }, slug, lang)]);
-      for (const name of names) await files.file(name);
+      for (const name of [...names, ...(media().get(paths.media({ base, site_url: '' }, slug, '')) ?? [])]) await files.file(name);
     },
   };
 }
