@@ -11,6 +11,7 @@ import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type Bu
 import { variantCache } from '../src/build/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/build/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/build/fingerprint.ts';
+import { fileDigests } from '../src/build/file-digests.ts';
 import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudflare.ts';
 import { writeNetlify } from '../src/build/targets/netlify.ts';
 import { writeVercel } from '../src/build/targets/vercel.ts';
@@ -58,7 +59,10 @@ const writeTargets = async (layout: BuildLayout, names: string[]) => {
 
 // Nothing the output depends on changed since the live build: it stays live (a new build would be
 // byte-identical), and only host projects it lacks are written from it.
-const { fingerprint, code } = await inputFingerprint(ROOTS.map((r) => r.contentDir));
+const digests = fileDigests(CACHE_DIR);
+const { fingerprint, code } = await inputFingerprint(ROOTS.map((r) => r.contentDir), digests);
+// Kept for the next build, and for the bundle step's post digests in this one.
+digests.save();
 const live = await liveBuild(PUBLISH.out);
 const liveLayout = live ? buildLayout(join(PUBLISH.builds, live)) : undefined;
 const liveInputs = liveLayout && (JSON.parse(await readFile(join(liveLayout.dir, INPUTS_FILE), 'utf8').catch(() => 'null')) as BuildInputs | null);

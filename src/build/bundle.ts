@@ -6,6 +6,7 @@ import { absolute, paths } from '../core/urls.ts';
 import { format } from '../core/messages.ts';
 import type { Catalog, EntryBody, EntryMeta, ImageInfo, PostRecord, Term } from '../core/types.ts';
 import { DigestCache } from './cache.ts';
+import { fileDigests } from './file-digests.ts';
 import { isImageName, measureImage } from './derive/images.ts';
 import { VariantMaker } from './derive/image-variants.ts';
 import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive-images.ts';
@@ -204,8 +205,10 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   // after an error, so the build reports all of them at once, in folder order.
   const slugs = await listPostSlugs(postsDir);
   const renders = renderPool();
+  // The build's fingerprint has just digested every content file (scripts/build.ts): their digests are taken from it.
+  const digests = fileDigests(opts.cacheDir);
   const bundle = (slug: string) => {
-    const source = postSource(postsDir, slug, context);
+    const source = postSource(postsDir, slug, context, digests);
     if (source) sourceDigests.set(slug, source.digest);
     const entry = source && live?.entry(slug, source.digest);
     if (!entry) return bundlePost(slug);

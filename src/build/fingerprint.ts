@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import type { FileDigests } from './file-digests.ts';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -25,12 +26,12 @@ async function* files(path: string): AsyncGenerator<string> {
   }
 }
 
-// Files are read synchronously: thousands of small files read several times faster than through the promise API.
-async function digest(roots: readonly string[], hash = createHash('sha256')) {
+// Each file by its name and the digest of its bytes (read only when its stat changed: file-digests.ts).
+async function digest(roots: readonly string[], digests: FileDigests, hash = createHash('sha256')) {
   for (const root of roots) {
     for await (const file of files(root)) {
       hash.update(`${root}:${relative(root, file).split(sep).join('/')}\0`);
-      hash.update(readFileSync(file));
+      hash.update(digests.of(file));
     }
   }
   return hash;
@@ -41,11 +42,11 @@ async function digest(roots: readonly string[], hash = createHash('sha256')) {
  * roots too. Equal fingerprints mean a new build would be byte-identical to the old one; equal code
  * means whatever the content of a post alone decides can be taken from the old build (reuse.ts).
  */
-export async function inputFingerprint(contentDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ fingerprint: string; code: string }> {
-  const hash = await digest(CODE);
+export async function inputFingerprint(contentDirs: readonly string[], digests: FileDigests, env: NodeJS.ProcessEnv = process.env): Promise<{ fingerprint: string; code: string }> {
+  const hash = await digest(CODE, digests);
   for (const name of SETTINGS) hash.update(`${name}=${env[name] ?? ''}\0`);
   const code = hash.copy().digest('hex');
-  return { fingerprint: (await digest(contentDirs, hash)).digest('hex'), code };
+  return { fingerprint: (await digest(contentDirs, digests, hash)).digest('hex'), code };
 }
 
 /** Recorded in each build's folder: its inputs, and the host projects written from it. */
