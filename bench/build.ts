@@ -90,23 +90,40 @@ const full = await folioFull(count);
 console.log(row(`folio full build, ${count} x 14`, full, count * 14));
 const published = await output(`${WORK}/dist`);
 console.log(`output: ${published.files} files, ${(published.bytes / 1e6).toFixed(1)} MB`);
-await appendFile(join(`${WORK}/content-${count}`, 'posts', slugOf(0), 'en.md'), '\nOne more sentence, edited.\n');
 console.log(phaseTable(full));
-const rebuild = await measure(node, ['scripts/build.ts', '--timings'], folioEnv(`${WORK}/content-${count}`));
-console.log(row(`folio rebuild after 1 edit`, rebuild, count * 14));
+/**
+ * An author's edit: one more sentence in the English source of one post, which makes its 13 translations
+ * stale (every list in their languages shows it so). Measured EDITS times, each time in another post
+ * (each such edit is that post's first), and the median taken: one sample on a shared machine swung by 1-2 s.
+ */
+const EDITS = 3;
+const edit = (root: string, i: number) => appendFile(join(root, slugOf(i), 'en.md'), '\nOne more sentence, edited.\n');
+const median = (runs: Run[]) => [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
+const rebuilds: Run[] = [];
+for (let i = 0; i < EDITS; i++) {
+  await edit(join(`${WORK}/content-${count}`, 'posts'), i);
+  rebuilds.push(await measure(node, ['scripts/build.ts', '--timings'], folioEnv(`${WORK}/content-${count}`)));
+}
+const rebuild = median(rebuilds);
+console.log(`folio rebuilds after 1 edit, each in another post: ${rebuilds.map((r) => `${r.seconds.toFixed(1)} s`).join(', ')}; the median's phases:`);
+console.log(row(`folio rebuild after 1 edit (median)`, rebuild, count * 14));
 console.log(phaseTable(rebuild));
 const unchanged = await measure(node, ['scripts/build.ts'], folioEnv(`${WORK}/content-${count}`));
 console.log(row(`folio build with no change`, unchanged, count * 14));
-console.log(`one-edit rebuild: ${((rebuild.seconds / full.seconds) * 100).toFixed(0)} % of the clean build (target <= 10 %); no change: ${((unchanged.seconds / full.seconds) * 100).toFixed(1)} % (target <= 5 %)`);
+console.log(`one-edit rebuild (median): ${((rebuild.seconds / full.seconds) * 100).toFixed(1)} % of the clean build (target <= 10 %); no change: ${((unchanged.seconds / full.seconds) * 100).toFixed(1)} % (target <= 5 %)`);
 console.log(`growth: ${(full.seconds / count / (quarter.seconds / small)).toFixed(2)}x time per entry from ${small} to ${count} essays (1.00 = linear)`);
 
 if (spawnSync('hugo', ['version']).status === 0) {
   await writeHugoSite(`${WORK}/hugo`, count);
   const hugo = await measure('hugo', ['--quiet', '--destination', 'public'], {}, `${WORK}/hugo`);
   console.log(row(`hugo full build, ${count} x 14`, hugo, count * 14));
-  await appendFile(join(`${WORK}/hugo`, 'content', 'en', 'posts', slugOf(0), 'index.md'), '\nOne more sentence, edited.\n');
-  const hugoEdit = await measure('hugo', ['--quiet', '--destination', 'public'], {}, `${WORK}/hugo`);
-  console.log(row(`hugo rebuild after 1 edit`, hugoEdit, count * 14));
+  const hugoEdits: Run[] = [];
+  for (let i = 0; i < EDITS; i++) {
+    await appendFile(join(`${WORK}/hugo`, 'content', 'en', 'posts', slugOf(i), 'index.md'), '\nOne more sentence, edited.\n');
+    hugoEdits.push(await measure('hugo', ['--quiet', '--destination', 'public'], {}, `${WORK}/hugo`));
+  }
+  const hugoEdit = median(hugoEdits);
+  console.log(row(`hugo rebuild after 1 edit (median)`, hugoEdit, count * 14));
   console.log(`ratio folio/hugo, clean: ${(full.seconds / hugo.seconds).toFixed(2)}x time, ${(full.peakMb / hugo.peakMb).toFixed(2)}x peak memory (target <= 1.00x both)`);
   console.log(`ratio folio/hugo, one edit: ${(rebuild.seconds / hugoEdit.seconds).toFixed(2)}x time, ${(rebuild.peakMb / hugoEdit.peakMb).toFixed(2)}x peak memory`);
 } else {
