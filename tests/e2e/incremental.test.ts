@@ -16,9 +16,9 @@ import { join, relative } from 'node:path';
 let dir: string;
 let content: string;
 
-function build(out: string, cache: string): Promise<string> {
+function build(out: string, cache: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/build.ts', '--timings'], { env: { ...process.env, FOLIO_CONTENT: content, FOLIO_OUT: out, FOLIO_CACHE: cache }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/build.ts', '--timings', ...args], { env: { ...process.env, FOLIO_CONTENT: content, FOLIO_OUT: out, FOLIO_CACHE: cache }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -80,7 +80,7 @@ describe('incremental builds', () => {
     await writeFile(en, `${await readFile(en, 'utf8')}\nOne more sentence, edited.\n`);
     const other = join(content, 'posts', retitled!, 'en.md');
     await writeFile(other, (await readFile(other, 'utf8')).replace(/^title: .*$/m, 'title: "A title changed by the test"'));
-    const incremental = await build(join(dir, 'live'), join(dir, 'cache'));
+    const incremental = await build(join(dir, 'live'), join(dir, 'cache'), '--target', 'static');
     // The site's posts but the two, and the sandbox's (untouched).
     const sandbox = (await readdir('sandbox/posts')).length;
     assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
@@ -99,8 +99,12 @@ describe('incremental builds', () => {
     const own = filesUnder(layout.client).length;
     const all = clientFiles(layout, manifest).length;
     assert.ok(own < all / 2, `the build's own folder holds ${own} of the artefact's ${all} files`);
-    await build(join(dir, 'clean'), join(dir, 'clean-cache'));
+    await build(join(dir, 'clean'), join(dir, 'clean-cache'), '--target', 'static');
     await assertSameOutput(join(dir, 'live'), join(dir, 'clean'));
+    // A host target gathers the whole artefact into its folder, wherever the files are held.
+    const [incrementalStatic, cleanStatic] = await Promise.all([files(join(dir, 'live', 'static')), files(join(dir, 'clean', 'static'))]);
+    assert.deepEqual([...incrementalStatic.keys()].sort(), [...cleanStatic.keys()].sort(), 'the same files in --target static');
+    assert.deepEqual([...incrementalStatic].filter(([name, bytes]) => !bytes.equals(cleanStatic.get(name)!)).map(([name]) => name), [], 'byte-identical files in --target static');
   });
 
   test('a post dated anew moves between list pages: every list that shows it is made again, the rest taken, and the output equals a clean build\'s', async () => {
