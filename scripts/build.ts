@@ -204,8 +204,7 @@ try {
   process.exit(1);
 }
 const removed = await removeOldBuilds(PUBLISH.out);
-purgeOldBuilds(PUBLISH.out);
-await codings.sweep();
+purgeOldBuilds(PUBLISH.out, { dir: join(CACHE_DIR, 'codings'), usedFile: await codings.saveUsed() });
 console.log(`live: ${PUBLISH.current} -> builds/${id}${removed.length ? ` (removed ${removed.length} old build${removed.length > 1 ? 's' : ''})` : ''}`);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 // Peak resident memory of this process, for the build benchmark.

@@ -8,6 +8,7 @@ import { holderOf, type Manifest } from '../publish/manifest.ts';
 import { filesUnder } from './files-under.ts';
 import { buildLayout } from './roots.ts';
 import { REUSE_FILE, type Reuse } from './reuse.ts';
+import { sweepCodings } from './variant-cache.ts';
 
 /**
  * Atomic publishing: a build is written into a fresh `builds/<id>` folder and goes live when the
@@ -114,9 +115,10 @@ export async function pruneBuilds(out: string): Promise<void> {
   }
 }
 
-/** Runs pruneBuilds in a detached process. */
-export function purgeOldBuilds(out: string): void {
-  spawn(process.execPath, [fileURLToPath(import.meta.url), resolve(out)], { detached: true, stdio: 'ignore' }).unref();
+/** Runs pruneBuilds in a detached process, and sweepCodings when given the codings cache and the file of what the build used. */
+export function purgeOldBuilds(out: string, codings?: { dir: string; usedFile: string }): void {
+  const sweep = codings ? [resolve(codings.dir), resolve(codings.usedFile)] : [];
+  spawn(process.execPath, [fileURLToPath(import.meta.url), resolve(out), ...sweep], { detached: true, stdio: 'ignore' }).unref();
 }
 
 export async function prepareBuildDir(out: string, id: string): Promise<string> {
@@ -126,4 +128,8 @@ export async function prepareBuildDir(out: string, id: string): Promise<string> 
 }
 
 // Run as a script by purgeOldBuilds.
-if (process.argv[1] === fileURLToPath(import.meta.url)) await pruneBuilds(process.argv[2]!);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [out, codings, usedFile] = process.argv.slice(2);
+  await pruneBuilds(out!);
+  if (codings && usedFile) await sweepCodings(codings, usedFile);
+}

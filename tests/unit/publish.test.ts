@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { goLive, HOLDERS_FILE, liveBuild, newBuildId, pruneBuilds, removeOldBuilds } from '../../src/build/go-live.ts';
+import { goLive, HOLDERS_FILE, liveBuild, newBuildId, pruneBuilds, purgeOldBuilds, removeOldBuilds } from '../../src/build/go-live.ts';
 import { filesUnder } from '../../src/build/files-under.ts';
 import { answerFile } from '../../src/publish/answer-file.ts';
 import { canonicalQuery } from '../../src/core/params.ts';
@@ -90,6 +90,27 @@ test('a build kept only because a kept build holds files in its folder is emptie
     assert.deepEqual(filesUnder(join(out, 'builds', ids[0]!)).sort(), ['/site/client/p.html', '/site/client/p.html.br', '/site/client/p.html.gz']);
     assert.deepEqual(filesUnder(join(out, 'builds', ids[1]!)).sort(), ['/site/client/api/x/index.json']);
     for (const id of ids.slice(2)) assert.ok(existsSync(join(out, 'builds', id, 'bundle', 'main', 'catalog.json')), `${id} is kept whole`);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
+
+test('the purge process left by a build sweeps the codings cache of what the build did not use, once they outnumber what it used', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'folio-purge-'));
+  try {
+    const dir = join(out, 'codings');
+    await mkdir(dir);
+    const used = ['a1', 'b2'];
+    for (const d of used) await writeFile(join(dir, `${d}.br`), 'x');
+    for (let i = 0; i < 1100; i++) await writeFile(join(dir, `old${i}.gz`), 'x');
+    const usedFile = join(out, 'codings.used.json');
+    await writeFile(usedFile, JSON.stringify(used));
+    purgeOldBuilds(out, { dir, usedFile });
+    for (let waited = 0; existsSync(usedFile) || (await readdir(dir)).length > used.length; waited += 50) {
+      assert.ok(waited < 10_000, 'the purge process sweeps within 10 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual((await readdir(dir)).sort(), ['a1.br', 'b2.br']);
   } finally {
     await rm(out, { recursive: true, force: true });
   }
