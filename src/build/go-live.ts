@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -112,6 +112,9 @@ export async function pruneBuilds(out: string): Promise<void> {
     const build = buildLayout(join(dir, id));
     for (const name of await readdir(build.dir)) if (name !== 'site') await rm(join(build.dir, name), { recursive: true, force: true });
     for (const file of filesUnder(build.client)) if (!names.has(file)) await rm(join(build.client, file));
+    // Then the folders left empty, deepest first (a folder's path is longer than its parent's).
+    const folders = (await readdir(build.client, { recursive: true, withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
+    for (const folder of folders.sort((a, b) => b.length - a.length)) await rmdir(folder).catch(() => undefined);
   }
 }
 

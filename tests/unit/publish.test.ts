@@ -89,6 +89,7 @@ test('a build kept only because a kept build holds files in its folder is emptie
     await pruneBuilds(out);
     assert.deepEqual(filesUnder(join(out, 'builds', ids[0]!)).sort(), ['/site/client/p.html', '/site/client/p.html.br', '/site/client/p.html.gz']);
     assert.deepEqual(filesUnder(join(out, 'builds', ids[1]!)).sort(), ['/site/client/api/x/index.json']);
+    assert.ok(!existsSync(join(out, 'builds', ids[0]!, 'site', 'client', 'api')), 'folders left empty are removed');
     for (const id of ids.slice(2)) assert.ok(existsSync(join(out, 'builds', id, 'bundle', 'main', 'catalog.json')), `${id} is kept whole`);
   } finally {
     await rm(out, { recursive: true, force: true });
