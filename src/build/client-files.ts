@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { holderOf, type Manifest, type ManifestFile } from '../publish/manifest.ts';
+import { holderOf, variantSuffixes, type Manifest, type ManifestFile } from '../publish/manifest.ts';
 import { filesUnder } from './files-under.ts';
 import type { BuildLayout } from './roots.ts';
 
@@ -34,16 +34,13 @@ export function fileAt(layout: BuildLayout, manifest: Manifest, file: ManifestFi
 
 export const readManifest = async (layout: BuildLayout): Promise<Manifest> => JSON.parse(await readFile(layout.manifest, 'utf8')) as Manifest;
 
+/** A folder's files. */
+export const folderFiles = (dir: string): ClientFile[] => filesUnder(dir).map((name) => ({ rel: name.slice(1), path: join(dir, name) }));
+
 /** Every file of the artefact: the build's own folder (host files included) and the files it keeps in earlier builds' folders. */
 export function clientFiles(layout: BuildLayout, manifest: Manifest): ClientFile[] {
-  const files = filesUnder(layout.client).map((name) => ({ rel: name.slice(1), path: join(layout.client, name) }));
-  for (const f of manifest.files) {
-    if (f.held === undefined) continue;
-    for (const [suffix, has] of [['', true], ['.br', f.br !== undefined], ['.gz', f.gzip !== undefined]] as const) {
-      if (has) files.push({ rel: `${f.file.slice(1)}${suffix}`, path: fileAt(layout, manifest, f, suffix) });
-    }
-  }
-  return files;
+  const held = manifest.files.filter((f) => f.held !== undefined);
+  return [...folderFiles(layout.client), ...held.flatMap((f) => variantSuffixes(f).map((suffix) => ({ rel: `${f.file.slice(1)}${suffix}`, path: fileAt(layout, manifest, f, suffix) })))];
 }
 
 /** The manifest of a build copied whole into one folder (a host target): every file in its own client folder. */

@@ -4,7 +4,7 @@ import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, stat, sym
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { holderOf, type Manifest } from '../publish/manifest.ts';
+import { holderOf, variantSuffixes, type Manifest } from '../publish/manifest.ts';
 import { filesUnder } from './files-under.ts';
 import { buildLayout } from './roots.ts';
 import { REUSE_FILE, type Reuse } from './reuse.ts';
@@ -47,8 +47,7 @@ export const HOLDERS_FILE = 'holders.json';
 /**
  * The builds under `builds/` and which stay: the live one, the KEEP_PREVIOUS before it, any newer
  * complete one (another build about to switch) and those builds still running take files from are
- * `kept` whole; `holders` are the other builds whose
- * folders hold files of a kept one (HOLDERS_FILE).
+ * `kept` whole; `holders` are the other builds whose folders hold files of a kept one (HOLDERS_FILE).
  */
 async function keptBuilds(out: string) {
   const dir = join(out, 'builds');
@@ -89,7 +88,7 @@ const TRASH = 'trash';
 
 /**
  * Deletes removed builds, then empties each build kept only as a holder of all but the files kept
- * builds take from it (its bundles, manifest and the files made again since go). Run after a build
+ * builds take from it (its bundles, manifest, the files made again since, and the folders left empty). Run after a build
  * goes live, in a detached process (purgeOldBuilds): a build of 1,000 essays x 14 languages is a
  * quarter of a million files, seconds of deleting that the author need not wait for.
  */
@@ -101,11 +100,7 @@ export async function pruneBuilds(out: string): Promise<void> {
   for (const id of kept) {
     const manifest = JSON.parse(await readFile(join(dir, id, 'manifest.json'), 'utf8').catch(() => 'null')) as Manifest | null;
     for (const f of manifest?.files ?? []) {
-      const names = held.get(holderOf(manifest!, f));
-      if (!names) continue;
-      names.add(f.file);
-      if (f.br !== undefined) names.add(`${f.file}.br`);
-      if (f.gzip !== undefined) names.add(`${f.file}.gz`);
+      for (const suffix of variantSuffixes(f)) held.get(holderOf(manifest!, f))?.add(`${f.file}${suffix}`);
     }
   }
   for (const [id, names] of held) {

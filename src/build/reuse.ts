@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { indexCatalog } from '../core/catalog-index.ts';
 import type { Catalog, PostRecord } from '../core/types.ts';
 import { holderOf, type Manifest, type ManifestFile } from '../publish/manifest.ts';
-import { fileAt } from './client-files.ts';
+import { fileAt, readManifest } from './client-files.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
 import type { FileFacts, variantWriter } from './file-variants.ts';
 import { buildLayout, type BuildLayout } from './roots.ts';
@@ -145,7 +145,7 @@ function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typ
 /** The live build's files for a build that reuses it (its manifest read once). */
 export async function liveBuildFiles(reuse: Reuse, out: { files: ReturnType<typeof variantWriter> }, client: string) {
   const from = buildLayout(reuse.from);
-  const manifest = JSON.parse(await readFile(from.manifest, 'utf8')) as Manifest;
+  const manifest = await readManifest(from);
   const files = liveFiles(from, manifest, out.files, client);
   // The live build's media files by their post's folder (`/media/<slug>/`), grouped once when first asked.
   let byFolder: Map<string, string[]> | undefined;

@@ -7,7 +7,7 @@ import { availableLanguages } from '../core/availability.ts';
 import { paths } from '../core/urls.ts';
 import type { Core } from '../core/index.ts';
 import { CACHE_PUBLIC } from '../../functions/http.ts';
-import { isCompressible, MANIFEST_VERSION, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
+import { isCompressible, MANIFEST_VERSION, variantSuffixes, type Manifest, type ManifestFile, type ManifestPath } from '../publish/manifest.ts';
 import type { PublishedAnswer } from './emit/publisher.ts';
 import { NOT_FOUND_SEGMENT, pageAt, SEARCH_SEGMENT } from '../site/page-specs.ts';
 import { VARIANT_FOLDER } from '../core/responsive-images.ts';
@@ -143,7 +143,7 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
   // order they were made (a small one, on ext4), and a build links what a clean build writes.
   // With the files this build keeps in an earlier build's folder (reuse.ts), as if they were here.
   const held = [...input.written.facts].filter(([, f]) => f.holder !== undefined);
-  const walked = [...filesUnder(input.clientDir), ...held.flatMap(([file, f]) => [file, ...(f.br !== undefined ? [`${file}.br`] : []), ...(f.gzip !== undefined ? [`${file}.gz`] : [])])].sort();
+  const walked = [...filesUnder(input.clientDir), ...held.flatMap(([file, f]) => variantSuffixes(f).map((suffix) => `${file}${suffix}`))].sort();
   const all = new Set(walked);
   for (const file of walked) {
     // Precompressed variants are described with the file they encode, never served by name.

@@ -69,5 +69,8 @@ export const COMPRESS_MIN_BYTES = 1024;
 /** A coded variant is kept only when it saves at least a tenth. */
 export const worthCompressing = (coded: number, identity: number) => coded < identity * 0.9;
 
+/** The names a file's bytes and its precompressed variants have beside it: '', '.br', '.gz' as made. */
+export const variantSuffixes = (f: { br?: number; gzip?: number }): string[] => ['', ...(f.br !== undefined ? ['.br'] : []), ...(f.gzip !== undefined ? ['.gz'] : [])];
+
 /** The build whose folder holds a file's bytes and variants. */
 export const holderOf = (manifest: Pick<Manifest, 'build' | 'holders'>, file: ManifestFile) => (file.held === undefined ? manifest.build : manifest.holders[file.held]!);

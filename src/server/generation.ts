@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Root } from '../../functions/context.ts';
 import { buildLayout, type BuildLayout } from '../build/roots.ts';
-import type { Manifest, ManifestFile } from '../publish/manifest.ts';
-import { fileAt } from '../build/client-files.ts';
+import type { ManifestFile } from '../publish/manifest.ts';
+import { fileAt, readManifest } from '../build/client-files.ts';
 import type { Build } from '../app/app.ts';
 import { assembleBuild, type SharedHost } from '../app/build.ts';
 
@@ -25,7 +25,7 @@ export interface GenerationOptions {
 
 export async function loadGeneration(dir: string, opts: GenerationOptions): Promise<Generation> {
   const layout = buildLayout(dir);
-  const manifest = JSON.parse(await readFile(layout.manifest, 'utf8')) as Manifest;
+  const manifest = await readManifest(layout);
   const fromDisk = async (name: string, file: ManifestFile) => {
     const buffer = await readFile(fileAt(layout, manifest, file, name.slice(file.file.length)));
     return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);

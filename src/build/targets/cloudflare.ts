@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { folderFiles, mirror } from './files.ts';
-import { clientFiles, readManifest, selfContained } from '../client-files.ts';
+import { mirror } from './files.ts';
+import { clientFiles, folderFiles, readManifest, selfContained } from '../client-files.ts';
 import { inboxSchema } from '../../contact/inbox.ts';
 import type { BuildLayout } from '../roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
@@ -78,7 +78,7 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   let largest = client.largest;
   for (const root of roots) {
     // Media are published with the pages already; the worker needs catalog, bodies and search.
-    const bundle = await mirror(await folderFiles(layout.bundle(root)), join(assets, PRIVATE_PREFIX, 'bundle', root), (rel) => rel.startsWith(`media${sep}`));
+    const bundle = await mirror(folderFiles(layout.bundle(root)), join(assets, PRIVATE_PREFIX, 'bundle', root), (rel) => rel.startsWith(`media${sep}`));
     files += bundle.files;
     largest = Math.max(largest, bundle.largest);
   }

@@ -1,11 +1,6 @@
-import { copyFile, link, mkdir, readdir, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { copyFile, link, mkdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ClientFile } from '../client-files.ts';
-
-/** A folder's files, as `mirror` takes them. */
-export async function folderFiles(dir: string): Promise<ClientFile[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => ({ rel: relative(dir, join(e.parentPath, e.name)), path: join(e.parentPath, e.name) }));
-}
 
 /** One file into place: a hard link when the folders share a file system (no bytes copied), else a copy. */
 export async function place(from: string, to: string): Promise<void> {

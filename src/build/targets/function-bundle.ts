@@ -2,8 +2,8 @@ import { build } from 'esbuild';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
-import { folderFiles, mirror } from './files.ts';
-import { clientFiles, readManifest, selfContained } from '../client-files.ts';
+import { mirror } from './files.ts';
+import { clientFiles, folderFiles, readManifest, selfContained } from '../client-files.ts';
 
 /**
  * A serverless Node entry as one ES module (its dependencies inside), for hosts that run what
@@ -34,7 +34,7 @@ export async function shipBuild(layout: BuildLayout, roots: readonly string[], t
   let files = client.files + 1;
   let largest = client.largest;
   for (const root of roots) {
-    const b = await mirror(await folderFiles(layout.bundle(root)), join(to, 'bundle', root), (rel) => rel.startsWith('media/'));
+    const b = await mirror(folderFiles(layout.bundle(root)), join(to, 'bundle', root), (rel) => rel.startsWith('media/'));
     files += b.files;
     largest = Math.max(largest, b.largest);
   }
