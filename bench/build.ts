@@ -113,6 +113,30 @@ console.log(row(`folio build with no change`, unchanged, count * 14));
 console.log(`one-edit rebuild (median): ${((rebuild.seconds / full.seconds) * 100).toFixed(1)} % of the clean build (target <= 10 %); no change: ${((unchanged.seconds / full.seconds) * 100).toFixed(1)} % (target <= 5 %)`);
 console.log(`growth: ${(full.seconds / count / (quarter.seconds / small)).toFixed(2)}x time per entry from ${small} to ${count} essays (1.00 = linear)`);
 
+interface Floor {
+  written: { files: number; bytes: number; seconds: number; user: number; sys: number };
+  coding?: { bodies: number; bytes: number; seconds: number };
+}
+/** bench/write-floor.ts on a build's output: writing its files with nothing computed (and making its codings alone). */
+async function writeFloor(kind: 'folio' | 'folder', from: string): Promise<Floor> {
+  const to = `${WORK}/floor`;
+  await rm(to, { recursive: true, force: true });
+  const run = await measure(node, ['bench/write-floor.ts', kind, from, to], {});
+  await rm(to, { recursive: true, force: true });
+  return JSON.parse(run.out) as Floor;
+}
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const wrote = (w: Floor['written']) => `${w.files} files, ${mb(w.bytes)}: ${w.seconds.toFixed(1)} s (user ${w.user.toFixed(1)} s, sys ${w.sys.toFixed(1)} s)`;
+// What Folio's artefact costs this disk and these cores before anything is computed: the clean
+// build's lower bound here, to read the ratio against Hugo by.
+const folioFloor = await writeFloor('folio', `${WORK}/dist`);
+console.log(`floor, nothing computed: folio's artefact written from memory, ${wrote(folioFloor.written)}`);
+const coding = folioFloor.coding!;
+console.log(`floor, nothing computed: br + gzip of the ${coding.bodies} bodies folio's build codes (${mb(coding.bytes)}), one core: ${coding.seconds.toFixed(1)} s`);
+/** Writing and coding shared perfectly by two cores, with nothing else to do. */
+const floorSeconds = (folioFloor.written.seconds + coding.seconds) / 2;
+console.log(`floor of folio's clean build on 2 cores (writes + codings, perfectly shared): ${floorSeconds.toFixed(1)} s`);
+
 if (spawnSync('hugo', ['version']).status === 0) {
   await writeHugoSite(`${WORK}/hugo`, count);
   const hugo = await measure('hugo', ['--quiet', '--destination', 'public'], {}, `${WORK}/hugo`);
@@ -126,6 +150,9 @@ if (spawnSync('hugo', ['version']).status === 0) {
   console.log(row(`hugo rebuild after 1 edit (median)`, hugoEdit, count * 14));
   console.log(`ratio folio/hugo, clean: ${(full.seconds / hugo.seconds).toFixed(2)}x time, ${(full.peakMb / hugo.peakMb).toFixed(2)}x peak memory (target <= 1.00x both)`);
   console.log(`ratio folio/hugo, one edit: ${(rebuild.seconds / hugoEdit.seconds).toFixed(2)}x time, ${(rebuild.peakMb / hugoEdit.peakMb).toFixed(2)}x peak memory`);
+  const hugoFloor = await writeFloor('folder', `${WORK}/hugo/public`);
+  console.log(`floor, nothing computed: hugo's output written the same way, ${wrote(hugoFloor.written)}`);
+  console.log(`ratio of folio's floor to hugo's clean build: ${(floorSeconds / hugo.seconds).toFixed(2)}x time (writing folio's artefact alone: ${(folioFloor.written.seconds / hugo.seconds).toFixed(2)}x); folio's clean build is ${(full.seconds / floorSeconds).toFixed(2)}x its floor`);
 } else {
   console.log('hugo not installed (apt-get install -y hugo): no baseline this run');
 }

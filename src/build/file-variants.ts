@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { link, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { CODINGS, codingPool } from './codings.ts';
 import { etagOf } from './file-etag.ts';
 import type { variantCache } from './variant-cache.ts';
 import { COMPRESS_MIN_BYTES, worthCompressing } from '../publish/manifest.ts';
 
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+/** This process's coding threads, shared by its writers. */
+const pool = codingPool();
 
 /** What the manifest records of a file's bytes. */
 export interface FileFacts {
@@ -64,21 +63,21 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
     const making = (async () => {
       const digest = etag.slice(1, -1);
       const out: { file: string; br?: number; gzip?: number } = { file };
-      const codings = [
-        { ext: 'br', key: 'br', code: () => brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }) },
-        { ext: 'gz', key: 'gzip', code: () => gz(body, { level: 6 }) },
-      ] as const;
+      const missing: (typeof CODINGS)[number][] = [];
+      for (const coding of CODINGS) {
+        const cached = cache ? await cache.take(digest, coding.ext, join(dir, `${file}.${coding.ext}`)) : undefined;
+        if (cached === undefined) missing.push(coding);
+        else if (cached !== 'none') out[coding.key] = cached;
+      }
+      const coded = missing.length > 0 ? await pool.code(body, missing.map((c) => c.ext)) : [];
       await Promise.all(
-        codings.map(async ({ ext, key, code }) => {
+        missing.map(async ({ ext, key }, i) => {
           const to = join(dir, `${file}.${ext}`);
-          const cached = cache ? await cache.take(digest, ext, to) : undefined;
-          if (cached === 'none') return;
-          if (cached !== undefined) return void (out[key] = cached);
-          const coded = await code();
-          const worth = worthCompressing(coded.byteLength, body.byteLength);
-          if (cache) await cache.put(digest, ext, worth ? coded : undefined, to);
-          else if (worth) await writeFile(to, coded);
-          if (worth) out[key] = coded.byteLength;
+          const bytes = coded[i]!;
+          const worth = worthCompressing(bytes.byteLength, body.byteLength);
+          if (cache) await cache.put(digest, ext, worth ? bytes : undefined, to);
+          else if (worth) await writeFile(to, bytes);
+          if (worth) out[key] = bytes.byteLength;
         }),
       );
       return out;
