@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -20,11 +19,13 @@ export default function code({ body, exts }: Task): Uint8Array[] {
 }
 
 /**
- * Codings made by zlib's one-shot calls on a thread per core. Measured at 1,000 x 14 (56,000
+ * Codings made by zlib's one-shot calls on their own thread. Measured at 1,000 x 14 (56,000
  * bodies, 613 MB): zlib's asynchronous calls, which hand a body to libuv's pool in 16 KiB steps,
- * took 1.2x (brotli) and 1.8x (gzip) the CPU of the one-shot calls; the build is CPU-bound.
+ * took 1.2x (brotli) and 1.8x (gzip) the CPU of the one-shot calls; the build is CPU-bound. One
+ * thread per process: the build's two or three processes already keep the cores busy, and a thread
+ * per core added about 130 MB to the answers step's peak in a clean build.
  */
-export function codingPool(threads = availableParallelism()) {
+export function codingPool(threads = 1) {
   // Started on the first body: a build that codes nothing (all from the cache) starts no thread.
   let pool: Piscina<Task, Uint8Array[]> | undefined;
   return {
