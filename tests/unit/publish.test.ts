@@ -12,6 +12,8 @@ import { chooseEncoding, encodedEtag } from '../../src/app/encoding.ts';
 import { routeIndex } from '../../functions/route-index.ts';
 import { etagOf as webEtag } from '../../functions/etag.ts';
 import { etagOf as nodeEtag } from '../../src/build/file-etag.ts';
+import { codingPool } from '../../src/build/codings.ts';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 const q = (s: string) => new URLSearchParams(s);
 
@@ -144,4 +146,14 @@ test('builds go live by one switch; old and unfinished builds are removed, the n
   } finally {
     await rm(out, { recursive: true, force: true });
   }
+});
+
+test('codings: the pool thread gives back the asked-for codings in the order asked, each decoding to the body', async () => {
+  const body = new TextEncoder().encode('<p>A long field, walked slowly. </p>\n'.repeat(400));
+  const pool = codingPool();
+  const [gz, br] = await pool.code(body, ['gz', 'br']);
+  assert.deepEqual(new Uint8Array(gunzipSync(gz!)), body);
+  assert.deepEqual(new Uint8Array(brotliDecompressSync(br!)), body);
+  assert.ok(br!.byteLength < body.byteLength / 10, `br ${br!.byteLength} bytes of ${body.byteLength}`);
+  assert.deepEqual((await pool.code(body, ['br']))[0], br, 'the same body codes to the same bytes');
 });
