@@ -25,13 +25,13 @@ export default function code({ body, exts }: Task): Uint8Array[] {
  * thread per process: the build's two or three processes already keep the cores busy, and a thread
  * per core added about 130 MB to the answers step's peak in a clean build.
  */
-export function codingPool(threads = 1) {
+export function codingPool() {
   // Started on the first body: a build that codes nothing (all from the cache) starts no thread.
   let pool: Piscina<Task, Uint8Array[]> | undefined;
   return {
     code(body: Uint8Array, exts: CodingExt[]): Promise<Uint8Array[]> {
       // Idle threads do not keep the process alive (Piscina unrefs them).
-      pool ??= new Piscina({ filename: import.meta.url, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+      pool ??= new Piscina({ filename: import.meta.url, minThreads: 1, maxThreads: 1, idleTimeout: Infinity });
       return pool.run({ body, exts });
     },
   };

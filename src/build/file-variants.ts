@@ -63,20 +63,21 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
     const making = (async () => {
       const digest = etag.slice(1, -1);
       const out: { file: string; br?: number; gzip?: number } = { file };
-      const missing: (typeof CODINGS)[number][] = [];
-      for (const coding of CODINGS) {
-        const cached = cache ? await cache.take(digest, coding.ext, join(dir, `${file}.${coding.ext}`)) : undefined;
-        if (cached === undefined) missing.push(coding);
-        else if (cached !== 'none') out[coding.key] = cached;
-      }
+      const at = (ext: string) => join(dir, `${file}.${ext}`);
+      // Each coding from the cache where an earlier build made it; the others made on the pool's thread.
+      const cached = await Promise.all(CODINGS.map((c) => cache?.take(digest, c.ext, at(c.ext))));
+      CODINGS.forEach((c, i) => {
+        const length = cached[i];
+        if (typeof length === 'number') out[c.key] = length;
+      });
+      const missing = CODINGS.filter((_, i) => cached[i] === undefined);
       const coded = missing.length > 0 ? await pool.code(body, missing.map((c) => c.ext)) : [];
       await Promise.all(
         missing.map(async ({ ext, key }, i) => {
-          const to = join(dir, `${file}.${ext}`);
           const bytes = coded[i]!;
           const worth = worthCompressing(bytes.byteLength, body.byteLength);
-          if (cache) await cache.put(digest, ext, worth ? bytes : undefined, to);
-          else if (worth) await writeFile(to, bytes);
+          if (cache) await cache.put(digest, ext, worth ? bytes : undefined, at(ext));
+          else if (worth) await writeFile(at(ext), bytes);
           if (worth) out[key] = bytes.byteLength;
         }),
       );

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { HOLDERS_FILE } from './go-live.ts';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { HOLDERS_FILE } from './go-live.ts';
 import { createFunctions, ROUTES } from '../../functions/routes.ts';
 import type { Host, Root } from '../../functions/context.ts';
 import { ROOTS as ROOT_SPECS, type BuildLayout } from './roots.ts';
