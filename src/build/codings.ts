@@ -19,19 +19,17 @@ export default function code({ body, exts }: Task): Uint8Array[] {
 }
 
 /**
- * Codings made by zlib's one-shot calls on their own thread. Measured at 1,000 x 14 (56,000
- * bodies, 613 MB): zlib's asynchronous calls, which hand a body to libuv's pool in 16 KiB steps,
- * took 1.2x (brotli) and 1.8x (gzip) the CPU of the one-shot calls; the build is CPU-bound. One
- * thread per process: the build's two or three processes already keep the cores busy, and a thread
- * per core added about 130 MB to the answers step's peak in a clean build.
+ * Codings made by zlib's one-shot calls on `threads` threads of their own. Measured at 1,000 x 14
+ * (56,000 bodies, 613 MB): zlib's asynchronous calls, which hand a body to libuv's pool in 16 KiB
+ * steps, took 1.2x (brotli) and 1.8x (gzip) the CPU of the one-shot calls; the build is CPU-bound.
  */
-export function codingPool() {
+export function codingPool(threads: number) {
   // Started on the first body: a build that codes nothing (all from the cache) starts no thread.
   let pool: Piscina<Task, Uint8Array[]> | undefined;
   return {
     code(body: Uint8Array, exts: CodingExt[]): Promise<Uint8Array[]> {
       // Idle threads do not keep the process alive (Piscina unrefs them).
-      pool ??= new Piscina({ filename: import.meta.url, minThreads: 1, maxThreads: 1, idleTimeout: Infinity });
+      pool ??= new Piscina({ filename: import.meta.url, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
       return pool.run({ body, exts });
     },
   };

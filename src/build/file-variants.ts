@@ -1,13 +1,11 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { link, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CODINGS, codingPool } from './codings.ts';
 import { etagOf } from './file-etag.ts';
 import type { variantCache } from './variant-cache.ts';
 import { COMPRESS_MIN_BYTES, worthCompressing } from '../publish/manifest.ts';
-
-/** This process's coding threads, shared by its writers. */
-const pool = codingPool();
 
 /** What the manifest records of a file's bytes. */
 export interface FileFacts {
@@ -30,11 +28,13 @@ export type LiveSource = (file: string, etag: string, withBody: boolean) => Prom
 
 /**
  * Writes files into the static artefact with their precompressed variants (`.br`, `.gz`) and
- * records their facts, with at most `concurrency` in flight (compression runs on libuv's pool, so
- * writes overlap with the emitters' work). The same bytes under another name get their variants
- * linked rather than compressed again, and so are bytes an earlier build coded (`cache`).
+ * records their facts, with at most `concurrency` in flight (compression runs on `codingThreads`
+ * threads of its own, so writes overlap with the emitters' work). The same bytes under another name
+ * get their variants linked rather than compressed again, and so are bytes an earlier build coded
+ * (`cache`). The pages process's writer codes on a thread per core: its manifest step runs alone.
  */
-export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, concurrency = 16) {
+export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, { codingThreads = availableParallelism(), concurrency = 16 } = {}) {
+  const pool = codingPool(codingThreads);
   const facts = new Map<string, FileFacts>();
   const byEtag = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
   const made = new Set<string>();

@@ -150,7 +150,7 @@ test('builds go live by one switch; old and unfinished builds are removed, the n
 
 test('codings: the pool thread gives back the asked-for codings in the order asked, each decoding to the body', async () => {
   const body = new TextEncoder().encode('<p>A long field, walked slowly. </p>\n'.repeat(400));
-  const pool = codingPool();
+  const pool = codingPool(1);
   const [gz, br] = await pool.code(body, ['gz', 'br']);
   assert.deepEqual(new Uint8Array(gunzipSync(gz!)), body);
   assert.deepEqual(new Uint8Array(brotliDecompressSync(br!)), body);
