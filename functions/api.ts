@@ -45,6 +45,7 @@ export function apiIndexRoute(all: () => Route[]): Route {
   return {
     path: '/api',
     summary: 'This index',
+    vary: 'Accept',
     handler: async (ctx) => {
       if (negotiate(ctx.request.headers.get('accept'), [FORMATS.json, FORMATS.html]) === FORMATS.html) {
         const page = await ctx.host.assets.fetch(`${ctx.root.base}/api`, ctx.request);

@@ -3,11 +3,12 @@ import { createYoga, processRegularResult, type Plugin, type YogaServerInstance 
 import { FORMATS } from '../src/core/formats.ts';
 import { negotiate } from '../src/core/negotiate.ts';
 import { formatError } from '../src/graphql/errors.ts';
-import { limitsRule, parseWithinLimits } from '../src/graphql/limits.ts';
+import { explainAbortedValidation, limitsRule, parseWithinLimits } from '../src/graphql/limits.ts';
 import type { GraphQLContext } from '../src/graphql/resolvers.ts';
 import { schema } from '../src/graphql/schema.ts';
 import type { RequestContext, Root } from './context.ts';
 import { CACHE_PUBLIC, json, text } from './http.ts';
+import { etagOf } from './etag.ts';
 import type { Route } from './routes.ts';
 
 /**
@@ -22,8 +23,9 @@ const limits: Plugin = {
   onParse({ setParseFn }) {
     setParseFn(parseWithinLimits);
   },
-  onValidate({ addValidationRule }) {
+  onValidate({ addValidationRule, validateFn, setValidationFn }) {
     addValidationRule(limitsRule);
+    setValidationFn((...args) => explainAbortedValidation(validateFn(...args)));
   },
 };
 
@@ -102,6 +104,8 @@ const POST_TYPES = new Set(['application/json', 'application/graphql']);
 
 const NO_QUERY = 'Must provide query string.';
 
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
 /**
  * Is there no document to run? Yoga answers that 200 to application/json clients, but it is a
  * request that is not well formed, which GraphQL over HTTP answers 4xx whatever the media type
@@ -148,7 +152,19 @@ async function execute(ctx: RequestContext): Promise<Response> {
   const response = withBody(await yogaFor(ctx.root).fetch(ctx.request.method === 'HEAD' ? new Request(ctx.request, { method: 'GET' }) : ctx.request));
   // A GET result is the same for everyone until the next build; anything else is not kept.
   response.headers.set('cache-control', read && response.status === 200 ? CACHE_PUBLIC : 'no-store');
-  return response;
+  return read && response.status === 200 ? withRepresentationEtag(response) : response;
+}
+
+/**
+ * The same result is sent as application/json or application/graphql-response+json: one ETag per
+ * media type (the bytes' hash, suffixed for the second), so a validator of one never gets a 304 for the other.
+ */
+async function withRepresentationEtag(response: Response): Promise<Response> {
+  if (!(response.headers.get('content-type') ?? '').startsWith(GRAPHQL_RESPONSE)) return response;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.set('etag', (await etagOf(body)).replace(/"$/, '-gr"'));
+  return new Response(body, { status: response.status, headers });
 }
 
 function describe(ctx: RequestContext): Response {
@@ -160,7 +176,8 @@ export const graphqlRoutes: Route[] = [
   {
     path: '/graphql',
     summary: 'GraphQL schema (SDL as text/plain; introspection JSON with ?introspection or Accept: application/json); ?query= executes',
+    vary: 'Accept',
     handler: (ctx) => (ctx.url.searchParams.has('query') ? execute(ctx) : describe(ctx)),
   },
-  { method: 'POST', path: '/graphql', summary: 'GraphQL query (read-only, version 2026-06): {query, variables, operationName}', handler: execute },
+  { method: 'POST', path: '/graphql', summary: 'GraphQL query (read-only, version 2026-06): {query, variables, operationName}', vary: 'Accept', handler: execute },
 ];

@@ -36,8 +36,50 @@ export function errorJson(error: FolioError, headers: HeadersInit = {}): Respons
 
 export const notFoundJson = () => json({ error: 'Not found' }, 404);
 
-export function redirect(location: string, status = 301): Response {
-  return new Response(null, { status, headers: { location, 'cache-control': 'public, max-age=3600' } });
+/** Sets headers on a response, copying it first when its headers are immutable (a fetched one). */
+export function setHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
+    return copy;
+  }
+}
+
+/** The response with `header` first in its Vary (the order published files send: Accept, Accept-Encoding). */
+export function withVary(response: Response, header: string): Response {
+  const vary = response.headers.get('vary');
+  if (vary?.split(',').some((h) => h.trim().toLowerCase() === header.toLowerCase())) return response;
+  return setHeaders(response, { vary: vary ? `${header}, ${vary}` : header });
+}
+
+/** Characters a path segment may hold as they are (RFC 3986 pchar), kept readable in a Location. */
+const SEGMENT_SAFE = /%(24|26|2B|2C|3B|3D|3A|40)/g;
+
+/**
+ * A decoded path as a Location on this origin: every segment percent-encoded again, so control
+ * characters, spaces, `?`, `#`, `\` and anything above U+007F travel as escapes (browsers strip
+ * a raw tab and read `/\t/host` as `//host`). Undefined when it still would not stay on the
+ * origin (not one leading slash).
+ */
+export function sameOriginLocation(path: string): string | undefined {
+  const encoded = path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(SEGMENT_SAFE, (escape) => decodeURIComponent(escape)))
+    .join('/');
+  return /^\/(?!\/)/.test(encoded) ? encoded : undefined;
+}
+
+/**
+ * A permanent redirect to a decoded path on this origin (and a query string as the URL parser
+ * encoded it), or a 400 for a path that cannot be one.
+ */
+export function redirect(path: string, search = '', status = 301): Response {
+  const location = sameOriginLocation(path);
+  if (location === undefined) return json({ error: 'Bad request path: it cannot be redirected.' }, 400);
+  return new Response(null, { status, headers: { location: `${location}${search}`, 'cache-control': 'public, max-age=3600' } });
 }
 
 /** Runs an answer; a FolioError becomes its JSON error response, anything else propagates. */

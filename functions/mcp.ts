@@ -19,9 +19,13 @@ function normalised(request: Request, body: string): Request {
   return new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
 }
 
+/** The most messages one JSON-RPC batch may hold (the MCP SDK's own cap, refused here before anything is charged). */
+export const MCP_BATCH_MAX = 100;
+
 /**
- * A JSON-RPC batch: empty is an invalid request (JSON-RPC answers it, not silence); otherwise each
- * message in it is charged against the rate limit like a batch sub-request (the POST itself was).
+ * A JSON-RPC batch: empty or over MCP_BATCH_MAX is an invalid request (JSON-RPC answers it, not
+ * silence, and charges only the POST); otherwise each message in it is charged against the rate
+ * limit like a batch sub-request (the POST itself was).
  */
 async function refuseBatch(ctx: RequestContext, body: string): Promise<Response | undefined> {
   let messages: unknown;
@@ -32,6 +36,7 @@ async function refuseBatch(ctx: RequestContext, body: string): Promise<Response 
   }
   if (!Array.isArray(messages)) return undefined;
   if (messages.length === 0) return jsonRpcError(400, -32600, 'Invalid Request: an empty batch.');
+  if (messages.length > MCP_BATCH_MAX) return jsonRpcError(400, -32600, `Invalid Request: a batch holds at most ${MCP_BATCH_MAX} messages; this one has ${messages.length}.`);
   if (ctx.charge && !(await ctx.charge(messages.length))) return json({ error: `Rate limit exceeded: this batch of ${messages.length} messages was not run (each counts as a request).` }, 429);
   return undefined;
 }

@@ -7,11 +7,10 @@ import type { Handler } from './context.ts';
 import { errorJson, json, text } from './http.ts';
 
 const OFFERS = [FORMATS.html, FORMATS.json, FORMATS.markdown] as const;
-const VARY = { vary: 'Accept' };
 
 /**
  * `/{slug}` and `/{lang}/{slug}`: HTML by default, the API envelope for JSON, the Markdown
- * document for Markdown (the route table only sends known posts here).
+ * document for Markdown (the route table only sends known posts here, and sends Vary: Accept).
  */
 export const negotiatePost: Handler = async (ctx) => {
   const lang = ctx.params.lang ?? DEFAULT_LANGUAGE;
@@ -24,17 +23,14 @@ export const negotiatePost: Handler = async (ctx) => {
     single = await ctx.root.core.posts.get(slug, params);
   } catch (e) {
     if (!(e instanceof FolioError)) throw e;
-    if (format === FORMATS.json) return errorJson(e, VARY);
+    if (format === FORMATS.json) return errorJson(e);
     if (format === FORMATS.markdown) {
       const english = String(e.details.english_url ?? '');
-      return text(`# Not available\n\n${e.message}\n\nEnglish original: ${english}\n`, FORMATS.markdown.contentType, 404, VARY);
+      return text(`# Not available\n\n${e.message}\n\nEnglish original: ${english}\n`, FORMATS.markdown.contentType, 404);
     }
     return undefined;
   }
-  if (format === FORMATS.json) return json(single, 200, VARY);
-  if (format === FORMATS.markdown) return text(markdownDocument(single), FORMATS.markdown.contentType, 200, VARY);
-  const page = await ctx.host.assets.fetch(ctx.url.pathname, ctx.request);
-  if (!page) return undefined;
-  page.headers.set('vary', 'Accept');
-  return page;
+  if (format === FORMATS.json) return json(single);
+  if (format === FORMATS.markdown) return text(markdownDocument(single), FORMATS.markdown.contentType);
+  return ctx.host.assets.fetch(ctx.url.pathname, ctx.request);
 };

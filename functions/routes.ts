@@ -9,7 +9,7 @@ import { mcpRoutes } from './mcp.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { graphqlRoutes } from './graphql.ts';
 import { contactRoutes } from './contact.ts';
-import { json, notFoundJson, redirect } from './http.ts';
+import { json, notFoundJson, redirect, withVary } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
 import { canonicalQuery, type QueryShape } from '../src/core/params.ts';
 import { routeIndex } from './route-index.ts';
@@ -33,6 +33,8 @@ export interface Route {
   printsLimits?: true;
   /** The answer searches the content (an example): a build publishes it once the search indexes are written. */
   searches?: true;
+  /** The request header that chooses between its representations (sent as Vary). */
+  vary?: 'Accept';
 }
 
 const isPost = (params: Record<string, string>, root: Root) =>
@@ -40,7 +42,7 @@ const isPost = (params: Record<string, string>, root: Root) =>
 
 const redirectEnglish: Handler = (ctx) => {
   const rest = ctx.params.rest ?? '';
-  return redirect(`${ctx.root.base}/${rest}${ctx.url.search}`);
+  return redirect(`${ctx.root.base}/${rest}`, ctx.url.search);
 };
 
 const routes: Route[] = [];
@@ -57,8 +59,8 @@ routes.push(
   ...searchPageRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
-  { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
-  { path: '/:lang/:slug', summary: 'A translated post, negotiated', handler: negotiatePost, hidden: true, claims: isPost },
+  { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost, vary: 'Accept' },
+  { path: '/:lang/:slug', summary: 'A translated post, negotiated', handler: negotiatePost, hidden: true, claims: isPost, vary: 'Accept' },
 );
 
 export const ROUTES: readonly Route[] = routes;
@@ -124,7 +126,8 @@ export function createFunctions(host: Host): FunctionLayer {
       const hit = key && cache.get(key);
       if (hit) return hit;
       const ctx: RequestContext = { ...capabilities, request, url, root, path, params, host, dispatch: handle };
-      const response = await route.handler(ctx);
+      const answered = await route.handler(ctx);
+      const response = answered && route.vary ? withVary(answered, route.vary) : answered;
       if (response) return key ? cache.put(key, response) : response;
     }
     if (allowed.size > 0) return methodNotAllowed(request.method, allowHeader(allowed));

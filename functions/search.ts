@@ -36,6 +36,7 @@ export const searchRoutes: Route[] = [
     path: '/api/search',
     summary: 'Search posts (q or query, lang, fallback, page, per_page); Accept: text/event-stream streams results',
     cacheKey,
+    vary: 'Accept',
     handler: (ctx) => (wantsStream(ctx.request) ? streamSearch(ctx) : answer(() => ctx.root.core.search(ctx.url.searchParams).body)),
   },
   { path: '/mcp/v1/search', summary: 'Legacy alias of /api/search', cacheKey, handler: (ctx) => answer(() => ctx.root.core.search(ctx.url.searchParams).body) },

@@ -2,6 +2,7 @@ import type { Capabilities } from '../../functions/context.ts';
 import { methodNotAllowed, type FunctionLayer } from '../../functions/routes.ts';
 import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
 import { etagOf } from '../../functions/etag.ts';
+import { redirect, setHeaders } from '../../functions/http.ts';
 import { bodyBytes, fileAnswer, type FileAnswer } from './file-answer.ts';
 import type { Found, PublishedFiles } from './published.ts';
 import { CORS_HEADERS, preflight } from './policies/cors.ts';
@@ -69,18 +70,6 @@ const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
 /** The Allow header of a path in a build: its functions' methods, else a static file's. */
 const allowFor = (build: Build, path: string) => build.functions.allows(path) ?? STATIC_ALLOW;
 
-/** Sets headers on a response, copying it first when its headers are immutable (a fetched one). */
-function setHeaders(response: Response, headers: Record<string, string>): Response {
-  try {
-    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
-    return copy;
-  }
-}
-
 /** A published file as a Web Response (the same answer Node's fast path writes). */
 async function fileResponse(files: PublishedFiles, found: Found, request: Request, rate: RateDecision | undefined): Promise<Response> {
   const h = request.headers;
@@ -133,7 +122,7 @@ export function pageFallback(files: PublishedFiles, path: string): { redirect: s
 
 /**
  * The app: the global policies as middleware (CORS and security headers, errors, the build, HEAD,
- * request path, preflight, bearer 401, rate limit), then the router: the published files first,
+ * preflight, rate limit, bearer 401, request path), then the router: the published files first,
  * the function layer (body limit, ETag/304 and coding of computed answers), canonical redirects,
  * the not-found pages.
  */
@@ -256,7 +245,7 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     if (found) return methodNotAllowed(method, STATIC_ALLOW);
     // API paths never get here: the function layer answers their 404 as JSON.
     const fallback = pageFallback(build.files, path);
-    if (fallback && 'redirect' in fallback) return new Response(null, { status: 301, headers: { location: `${fallback.redirect}${url.search}` } });
+    if (fallback && 'redirect' in fallback) return redirect(fallback.redirect, url.search);
     if (fallback) return fileResponse(build.files, fallback, request, c.rate);
     return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
   }
@@ -272,9 +261,9 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     return next();
   };
 
-  // The path checks come after the rate limit: a malformed request counts, and its JSON 400 or 405
-  // carries the rate-limit headers like every JSON answer.
-  const chain: Middleware<Env>[] = [policyHeaders, internalError, liveBuild, head, cors, bearer, rateLimit, requestPath, unrepresentable];
+  // The bearer refusal and the path checks come after the rate limit: such a request counts, and
+  // its JSON 401, 400 or 405 carries the rate-limit headers like every JSON answer.
+  const chain: Middleware<Env>[] = [policyHeaders, internalError, liveBuild, head, cors, rateLimit, bearer, requestPath, unrepresentable];
   const run = (c: Context<Env>, i: number): Promise<Response> => (i < chain.length ? chain[i]!(c, () => run(c, i + 1)) : router(c));
 
   async function handle(request: Request, env: Env, counted?: RateDecision): Promise<Response> {

@@ -94,8 +94,10 @@ export function fileAnswer(found: Found, req: FileRequest, rate: RateDecision | 
   if (req.range !== undefined && status === 200 && rangeable(file) && (req.ifRange === undefined || req.ifRange === file.etag)) {
     const r = parseRange(req.range, file.length);
     if (r === null) {
-      const refused = { ...POLICY_HEADERS, 'content-range': `bytes */${file.length}`, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
-      return { status: 416, headers: refused, body: req.method === 'HEAD' ? undefined : { text: 'Range not satisfiable\n' } };
+      // Every 4xx is JSON {error}, with the rate-limit headers every JSON answer carries.
+      const refused = { ...POLICY_HEADERS, 'content-range': `bytes */${file.length}`, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...(rate ? rateHeaders(rate) : {}) };
+      const error = `Range not satisfiable: the file has ${file.length} bytes.`;
+      return { status: 416, headers: refused, body: req.method === 'HEAD' ? undefined : { text: JSON.stringify({ error }) } };
     }
     if (r) {
       range = r;

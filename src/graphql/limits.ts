@@ -33,6 +33,19 @@ function tooComplex(message: string, node?: ASTNode): GraphQLError {
   return new GraphQLError(message, { nodes: node, extensions: { code: 'QUERY_TOO_COMPLEX' } });
 }
 
+/**
+ * graphql-js gives up validating a document whose checks would take too long (500,000 field-pair
+ * comparisons to see whether same-named fields merge, 50,000 fragment steps) with a bare
+ * "Validation aborted." error. That is a complexity limit: said as one, with what to change.
+ */
+export function explainAbortedValidation(errors: readonly GraphQLError[]): readonly GraphQLError[] {
+  return errors.map((error) =>
+    /^Validation aborted\.$/.test(error.message)
+      ? tooComplex('The document is too complex to validate: it repeats fields or fragments too many times (graphql-js stops after 500,000 field comparisons). Select each field once.')
+      : error,
+  );
+}
+
 /** graphql-js's parse, refused (before any parsing) for a document of more than MAX_TOKENS tokens. */
 export function parseWithinLimits(source: string | Source, options?: ParseOptions): DocumentNode {
   const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);

@@ -5,7 +5,7 @@ import { markdownDocument } from '../core/markdown-document.ts';
 import { argumentsAsParams, PER_PAGE_DEFAULT, PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import type { Collection } from '../core/posts.ts';
 import type { SearchBody } from '../core/search.ts';
-import { collection, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
+import { collection, input, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
 
 /**
  * The MCP tools: each maps its arguments to the query string of the REST endpoint it mirrors
@@ -26,7 +26,6 @@ export interface Tool {
   run(core: Core, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
-const input = (properties: Record<string, Schema>, required: string[] = []): Schema => ({ type: 'object', properties, required, additionalProperties: false });
 const lang: Schema = { ...languageCode, description: 'Language of the content (default en; case-insensitive)' };
 const fallback: Schema = { type: 'string', enum: ['en'], description: 'Fill posts unavailable in lang with the English original' };
 const page: Schema = { type: 'integer', minimum: 1, default: 1, description: 'Page number' };
@@ -58,7 +57,7 @@ export const TOOLS: Tool[] = [
     title: 'List posts',
     description: 'Post summaries, newest first, in one language; optionally only a category or a tag. Same answer as GET /api/posts (or /api/categories/{slug}, /api/tags/{slug}).',
     rest: 'GET /api/posts',
-    inputSchema: input({ page, per_page: perPage, lang, fallback, category: slug, tag: slug }),
+    inputSchema: input({ page, per_page: perPage, lang, fallback, category: slug, tag: slug }, []),
     outputSchema: collection,
     example: { lang: 'fr', per_page: 3 },
     run: (core, args) =>

@@ -1,4 +1,5 @@
 import { BATCH_MAX } from '../../functions/batch.ts';
+import { MCP_BATCH_MAX } from '../../functions/mcp.ts';
 import { FLOW_LIMITS, RETRY_MS } from '../../functions/sse.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { CONTENT, LIST, SEARCH } from './parameters.ts';
@@ -125,11 +126,11 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /mcp': {
     tag: 'MCP',
     description: 'Model Context Protocol, streamable HTTP transport, stateless (no session; tools/call works without initialize). Tools list_posts, get_post, search_posts; posts as resources. See /mcp/docs. GET and DELETE are 405.',
-    body: { schema: 'JsonRpcRequest', description: 'One JSON-RPC 2.0 message (or a batch)', example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_posts', arguments: { query: 'tide' } } }, required: true },
+    body: { schema: 'JsonRpcRequest', description: `One JSON-RPC 2.0 message (or a batch of 1 to ${MCP_BATCH_MAX})`, example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_posts', arguments: { query: 'tide' } } }, required: true },
     replies: {
       200: ok({ anyOf: [{ $ref: '#/components/schemas/JsonRpcResponse' }, { type: 'array', items: { $ref: '#/components/schemas/JsonRpcResponse' } }] }, 'The JSON-RPC response (an array of them for a batch, each message of which counts toward the rate limit)'),
       202: { description: 'Accepted (notifications only)' },
-      400: { description: 'Invalid JSON, not JSON-RPC, or an unsupported MCP-Protocol-Version', schema: 'JsonRpcResponse' },
+      400: { description: `Invalid JSON, not JSON-RPC, an empty batch or one of more than ${MCP_BATCH_MAX} messages (-32600; only the POST counts toward the rate limit), or an unsupported MCP-Protocol-Version`, schema: 'JsonRpcResponse' },
       403: { description: 'A browser Origin that is not allowed', schema: 'JsonRpcResponse' },
     },
   },
@@ -172,9 +173,9 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /{lang}/search': {
     tag: 'Pages',
-    description: 'As /search, in a language that has posts: its posts, and the English originals of the others.',
+    description: 'As /search, in a language that has posts: its posts, and the English originals of the others. A language that is not one of the 14, or has no posts, is the HTML not-found page (404).',
     parameters: ['langPath', 'pageQ', 'page'],
-    replies: { 200: { description: 'The search page', type: 'text/html', schema: { type: 'string' } }, 400: { description: 'The page with the refusal; a query string that is not valid percent-encoding is refused before any page, as JSON {error}', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Error' } } },
+    replies: { 200: { description: 'The search page', type: 'text/html', schema: { type: 'string' } }, 404: notFoundPage, 400: { description: 'The page with the refusal; a query string that is not valid percent-encoding is refused before any page, as JSON {error}', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Error' } } },
   },
   'GET /{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a post', parameters: ['slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } }, 404: notFoundPage } },
   'GET /{lang}/{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a translated post', parameters: ['langPath', 'slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } }, 404: notFoundPage } },

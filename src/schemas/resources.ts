@@ -4,7 +4,8 @@ import { LANGUAGE_CODES } from '../core/languages.ts';
  * JSON Schemas of every body the service returns, written once in the OpenAPI 3.0 dialect
  * (`nullable`). OpenAPI components, MCP output schemas and the contract tests all read these,
  * so a field added to the core without a schema fails a test instead of drifting.
- * Objects are closed (`additionalProperties: false`): an undocumented field is an error.
+ * Answers are closed (`additionalProperties: false`): an undocumented field is an error. Request
+ * bodies are open: an unknown field is ignored, as an unknown query parameter is (DECISIONS.md).
  */
 export type Schema = Record<string, unknown>;
 
@@ -19,6 +20,12 @@ const array = (items: Schema, description?: string): Schema => ({ type: 'array',
 export function object(properties: Record<string, Schema>, required: string[] = Object.keys(properties), description?: string): Schema {
   // OpenAPI 3.0 wants `required` absent rather than empty.
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false, ...(description ? { description } : {}) };
+}
+
+/** A request body's object: unknown fields are ignored, so the schema does not close it. */
+export function input(properties: Record<string, Schema>, required: string[] = Object.keys(properties), description?: string): Schema {
+  const { additionalProperties: _closed, ...open } = object(properties, required, description);
+  return open;
 }
 
 export const languageCode: Schema = { type: 'string', enum: [...LANGUAGE_CODES], description: 'A language code' };
@@ -209,20 +216,20 @@ export const askRequest: Schema = {
   type: 'object',
   description: 'Flat {query, site?, streaming?} or NLWeb nested {query: {text, site?}, prefer: {streaming?}}',
   properties: {
-    query: { oneOf: [str('The question'), object({ text: str(), site: str() }, ['text'])] },
+    query: { oneOf: [str('The question'), input({ text: str(), site: str() }, ['text'])] },
     site: str("This site's name, SITE_URL or host; default this site"),
     streaming: { type: 'boolean', default: false },
-    prefer: object({ streaming: bool() }, []),
+    prefer: input({ streaming: bool() }, []),
   },
   required: ['query'],
 };
 
-export const batchRequest = object({
+export const batchRequest = input({
   requests: {
     type: 'array',
     minItems: 1,
     maxItems: 20,
-    items: object({ path: str('An /api/ path with its query string'), method: { type: 'string', default: 'GET' } }, ['path']),
+    items: input({ path: str('An /api/ path with its query string'), method: { type: 'string', default: 'GET' } }, ['path']),
   },
 });
 
@@ -264,7 +271,7 @@ export const graphqlResponse: Schema = {
 const hex = (description: string): Schema => ({ type: 'string', pattern: '^0x[0-9a-fA-F]+$', description });
 const decimal = (description: string): Schema => ({ type: 'string', pattern: '^[0-9]+$', description });
 
-export const contactRequest = object(
+export const contactRequest = input(
   {
     sender: { type: 'string', maxLength: 200, description: 'Who is writing: a name or the identifier of the agent' },
     body: { type: 'string', maxLength: 20000, description: 'The message (plain text)' },

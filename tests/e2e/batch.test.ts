@@ -68,6 +68,15 @@ describe('POST /api/batch', () => {
     assert.equal(twenty.json.results.length, 20);
   });
 
+  test('unknown fields are ignored, in the body and its items, as the OpenAPI schema says', async () => {
+    const r = await batch({ requests: [{ path: '/api/site', foo: 1 }], extra: true });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.json.results[0].body, (await get(site.url, '/api/site')).json);
+    const { BatchRequest } = (await get(site.url, '/openapi.json')).json.components.schemas;
+    assert.notEqual(BatchRequest.additionalProperties, false);
+    assert.notEqual(BatchRequest.properties.requests.items.additionalProperties, false);
+  });
+
   test('GET /api/batch is 405 with Allow', async () => {
     const res = await get(site.url, '/api/batch');
     assert.equal(res.status, 405);

@@ -27,6 +27,20 @@ describe('the site in Chromium', { skip: chromiumSkip }, () => {
     return page;
   }
 
+  test('the /en/ redirects never leave the origin, whatever the rest of the path holds', async () => {
+    // Chromium drops a tab or newline from a Location, so `/\t/host` would read `//host`: another origin.
+    const page = await chrome.browser.newPage();
+    const origin = new URL(server.url).origin;
+    const seen: string[] = [];
+    page.on('request', (r) => seen.push(r.url()));
+    for (const path of ['/en/%09/evil.example/phish', '/en/%0a/evil.example/', '/en/%5C/evil.example', '/en/%2F%2Fevil.example/x', '/sandbox/en/%09/evil.example', '/en/%E6%97%A5']) {
+      await page.goto(server.url + path, { waitUntil: 'load' });
+      assert.equal(new URL(page.url()).origin, origin, `${path} stayed on ${origin}, ended at ${page.url()}`);
+    }
+    assert.deepEqual(seen.filter((u) => new URL(u).origin !== origin), [], 'no request left the origin');
+    await page.close();
+  });
+
   test('home page lists the newest essays and links to them', async () => {
     const c = await corpus('content');
     const page = await open('/');

@@ -98,6 +98,20 @@ describe('media types', () => {
     }
     for (const accept of ['text/event-stream', 'multipart/mixed']) assert.equal((await post(accept)).status, 406, accept);
   });
+
+  test('GET answers vary by Accept: Vary says so, and each media type has its own ETag', async () => {
+    for (const path of ['/graphql', '/graphql?introspection']) assert.match((await get(site.url, path)).headers.get('vary') ?? '', /\bAccept\b/, path);
+    const path = `/graphql?query=${encodeURIComponent('{ site { name } }')}`;
+    const json = await fetch(site.url + path, { headers: { accept: 'application/json' } });
+    const typed = await fetch(site.url + path, { headers: { accept: 'application/graphql-response+json' } });
+    for (const r of [json, typed]) assert.match(r.headers.get('vary') ?? '', /\bAccept\b/);
+    assert.equal(await json.text(), await typed.text(), 'the same result');
+    assert.notEqual(json.headers.get('etag'), typed.headers.get('etag'), 'one ETag per representation');
+    const crossed = await fetch(site.url + path, { headers: { accept: 'application/json', 'if-none-match': typed.headers.get('etag')! } });
+    assert.equal(crossed.status, 200, "one type's validator is no 304 for the other");
+    const same = await fetch(site.url + path, { headers: { accept: 'application/graphql-response+json', 'if-none-match': typed.headers.get('etag')! } });
+    assert.equal(same.status, 304);
+  });
 });
 
 describe('posts', () => {
@@ -320,6 +334,11 @@ describe('errors and limits', () => {
     const long = await gql(site.url, `{ ${Array.from({ length: MAX_TOKENS }, (_, i) => `a${i}: __typename`).join(' ')} }`);
     assert.deepEqual(codes(long), ['QUERY_TOO_COMPLEX']);
     assert.match(long.body.errors[0].message, /tokens/);
+    // Within the token limit, but graphql-js would give up checking that 1,000 same-named fields merge.
+    const repeated = await gql(site.url, `{ ${'__typename '.repeat(1000)}}`, undefined, { accept: 'application/graphql-response+json' });
+    assert.equal(repeated.status, 400);
+    assert.deepEqual(codes(repeated), ['QUERY_TOO_COMPLEX']);
+    assert.match(repeated.body.errors[0].message, /too complex to validate/);
   });
 });
 

@@ -135,6 +135,20 @@ describe('MCP over HTTP: stateless rules and security', () => {
     assert.equal(res.headers.get('mcp-session-id'), null, 'no session');
   });
 
+  test('a batch over 100 messages is -32600 before anything is charged; unknown tool arguments are ignored, as the schemas say', async () => {
+    const before = Number((await get(site.url, '/api/site')).headers.get('x-ratelimit-remaining'));
+    const res = await rpc(Array.from({ length: 150 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })));
+    assert.equal(res.status, 400);
+    assert.equal(res.json.error.code, -32600);
+    assert.match(res.json.error.message, /at most 100/);
+    assert.equal(Number(res.headers.get('x-ratelimit-remaining')), before - 1, 'only the POST was counted');
+    const listed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    for (const tool of listed.json.result.tools) assert.notEqual(tool.inputSchema.additionalProperties, false, `${tool.name} says unknown arguments are refused`);
+    const called = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_posts', arguments: { per_page: 1, bogus: 1 } } });
+    assert.equal(called.json.result.isError, undefined);
+    assert.deepEqual(called.json.result.structuredContent, (await get(site.url, '/api/posts?per_page=1&bogus=1')).json);
+  });
+
   test('GET and DELETE on /mcp are 405', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await get(site.url, '/mcp', { method });

@@ -55,6 +55,7 @@ describe('bearer tokens', () => {
       const challenge = r.headers.get('www-authenticate')!;
       assert.match(challenge, /^Bearer error="invalid_token", resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource"$/);
       assert.equal(r.headers.get('access-control-allow-origin'), '*');
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.match(r.headers.get(h) ?? '', /^\d+$/, `${path}: a JSON 401 carries ${h}`);
     }
   });
 
@@ -167,6 +168,28 @@ describe('not found, methods, bodies, paths', () => {
       assert.equal(r.status, 301, from);
       assert.equal(r.headers.get('location'), to);
     }
+  });
+
+  test('/en/... redirects percent-encode the rest of the path: never off the origin, never a 5xx', async () => {
+    const cases: [string, string][] = [
+      ['/en/%09/evil.example/phish', '/%09/evil.example/phish'],
+      ['/en/%E6%97%A5', '/%E6%97%A5'],
+      ['/en/%0d%0aSet-Cookie:%20x=1', '/%0D%0ASet-Cookie:%20x=1'],
+      ['/en/%F0%9F%98%80.md', '/%F0%9F%98%80.md'],
+      ['/sandbox/en/%0d%0a/evil.example', '/sandbox/%0D%0A/evil.example'],
+      ['/en/caf%C3%A9%20au%20lait', '/caf%C3%A9%20au%20lait'],
+      ['/en/a%3Fb%23c', '/a%3Fb%23c'],
+      ['/en/%25zz', '/%25zz'],
+    ];
+    const origin = new URL(site.url).origin;
+    for (const [from, to] of cases) {
+      const r = await raw(from);
+      assert.equal(r.status, 301, from);
+      assert.equal(r.headers.location, to, from);
+      assert.equal(new URL(r.headers.location as string, site.url).origin, origin, from);
+      assert.equal(r.headers['set-cookie'], undefined, from);
+    }
+    assert.equal((await get(site.url, '/api/posts')).status, 200, 'still healthy');
   });
 
   test('canonical slashes: homes have one, pages do not', async () => {

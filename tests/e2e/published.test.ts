@@ -192,6 +192,8 @@ describe('the fast path', () => {
     const beyond = await fetch(url, { headers: { range: `bytes=${whole.length}-` } });
     assert.equal(beyond.status, 416);
     assert.equal(beyond.headers.get('content-range'), `bytes */${whole.length}`);
+    assert.match(beyond.headers.get('content-type') ?? '', /^application\/json/, 'a 416 is JSON like every 4xx');
+    assert.match(((await beyond.json()) as { error: string }).error, /Range not satisfiable/);
     const changed = await fetch(url, { headers: { range: 'bytes=0-9', 'if-range': '"old"' } });
     assert.equal(changed.status, 200, 'If-Range that does not match gets the whole file');
     assert.equal((await changed.arrayBuffer()).byteLength, whole.length);

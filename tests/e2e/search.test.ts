@@ -217,6 +217,7 @@ describe('REST search', () => {
     assert.equal(again.status, 304);
     const streamed = await fetch(`${site.url}/api/search?q=tide`, { headers: { accept: 'text/event-stream' } });
     assert.match(streamed.headers.get('content-type')!, /^text\/event-stream/, 'a cached JSON answer never stands in for a stream');
+    for (const r of [first, spaced, streamed]) assert.match(r.headers.get('vary') ?? '', /\bAccept\b/, 'JSON or a stream, chosen by Accept');
     await streamed.body!.cancel();
   });
 

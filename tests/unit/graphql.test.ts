@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSchema, GraphQLError, parse, specifiedRules, validate } from 'graphql';
+import { readFile } from 'node:fs/promises';
+import { buildSchema, getNamedType, GraphQLError, isObjectType, parse, specifiedRules, validate } from 'graphql';
 import { camelKeys } from '../../src/graphql/camel-case.ts';
 import { encodeCursor, offsetAfter } from '../../src/graphql/cursor.ts';
 import { formatError, fromFolioError, UNEXPECTED_MESSAGE } from '../../src/graphql/errors.ts';
-import { limitsRule, MAX_COST, MAX_DEPTH, MAX_TOKENS, parseWithinLimits } from '../../src/graphql/limits.ts';
+import { explainAbortedValidation, limitsRule, MAX_COST, MAX_DEPTH, MAX_TOKENS, parseWithinLimits } from '../../src/graphql/limits.ts';
+import { schema } from '../../src/graphql/schema.ts';
 import { errors, FolioError } from '../../src/core/errors.ts';
 import { SDL } from '../../src/graphql/sdl.ts';
 
@@ -87,4 +89,47 @@ test('limits: depth, cost (first multiplies, a variable counts as 100) and token
   assert.deepEqual(validate(folio, parse('{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } }'), [limitsRule]), []);
   assert.throws(() => parseWithinLimits(`{ ${'a '.repeat(MAX_TOKENS)}}`), (e: unknown) => e instanceof GraphQLError && e.extensions.code === 'QUERY_TOO_COMPLEX');
   assert.equal(parseWithinLimits(`{ ${'a '.repeat(MAX_TOKENS - 2)}}`).kind, 'Document');
+});
+
+test("limits: the README's cost examples are what the rule measures", async () => {
+  type Fields = { getFields(): Record<string, { name: string; type: Parameters<typeof getNamedType>[0] }> };
+  // Every field, objects expanded to every field of theirs.
+  const every = (type: Fields): string =>
+    Object.values(type.getFields())
+      .map((f) => {
+        const named = getNamedType(f.type);
+        return isObjectType(named) ? `${f.name} { ${every(named)} }` : f.name;
+      })
+      .join(' ');
+  const lists = (n: number, selection: string) => `{ ${Array.from({ length: n }, (_, i) => `l${i}: posts(first: 100) { ${selection} }`).join(' ')} }`;
+  const costOf = (n: number, selection: string) => {
+    const errors = validate(schema, parse(lists(n, selection)), [...specifiedRules, limitsRule]);
+    return errors.length === 0 ? 'fits' : Number(/costs (\d+)/.exec(errors[0]!.message)![1]);
+  };
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const said = /every summary field \(its `translation` too\) costs ([\d,]+), so (\w+) such lists fit in one query and (\w+)\s+do not; one selecting the whole connection[^)]*\) costs ([\d,]+), so (\w+) fit and (\w+) do not/.exec(readme.replace(/\n\s*/g, ' '));
+  assert.ok(said, 'the README states the cost examples');
+  const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'];
+  const num = (s: string) => Number(s.replace(/,/g, ''));
+  const cases: [string, number, number, number][] = [
+    [`edges { node { ${every(schema.getType('PostSummary') as unknown as Fields)} } }`, num(said[1]!), words.indexOf(said[2]!), words.indexOf(said[3]!)],
+    [every(schema.getType('PostConnection') as unknown as Fields), num(said[4]!), words.indexOf(said[5]!), words.indexOf(said[6]!)],
+  ];
+  for (const [selection, cost, fit, over] of cases) {
+    assert.equal(over, fit + 1);
+    assert.equal(costOf(fit, selection), 'fits');
+    // Each list costs the same, and the whole document is their sum.
+    assert.equal(costOf(over, selection), cost * over);
+    assert.ok(cost * over > MAX_COST && cost * fit <= MAX_COST);
+  }
+});
+
+test('limits: a document graphql-js gives up validating is QUERY_TOO_COMPLEX, with the reason', () => {
+  const errors = explainAbortedValidation(validate(schema, parse(`{ ${'__typename '.repeat(1000)}}`), [...specifiedRules, limitsRule]));
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0]!.extensions.code, 'QUERY_TOO_COMPLEX');
+  assert.match(errors[0]!.message, /too complex to validate/);
+  // Errors of a document that merely does not validate are left as they are.
+  const plain = explainAbortedValidation(validate(schema, parse('{ nope }')));
+  assert.doesNotMatch(plain[0]!.message, /too complex/);
 });
