@@ -1,9 +1,10 @@
-import { fold } from '../search/encoders.ts';
+import { fold, WORD_CHARACTER } from '../search/encoders.ts';
 import { language } from './languages.ts';
 
 /**
  * Plain text around the best match, cut on word boundaries (white space, or Intl.Segmenter's
- * words in Chinese and Japanese, so no word or Devanagari cluster is split), with ellipses where cut.
+ * words in Chinese and Japanese, so no word or Devanagari cluster is split), with ellipses where a
+ * sentence is cut.
  */
 const CHARACTER_SCRIPTS = new Set(['zh', 'ja', 'ko']);
 /** Scripts without spaces between words. */
@@ -28,21 +29,25 @@ function boundariesNear(lang: string, text: string, at: number): number[] {
 const SPACE = /\s/;
 
 /**
- * Where a snippet of about `size` from near `wantStart` starts and ends. Scripts that separate
- * words with spaces are cut at white space (never inside a word, a Devanagari cluster or a
- * surrogate pair) by a scan; Chinese and Japanese need the segmenter's word boundaries.
+ * Where a snippet of about `size` from near `wantStart` starts and ends: never before `matchEnd`,
+ * as a start moved back to a word boundary would otherwise pull the end back over a match near it.
+ * Scripts that separate words with spaces are cut at white space (never inside a word, a
+ * Devanagari cluster or a surrogate pair) by a scan; Chinese and Japanese need the segmenter's
+ * word boundaries.
  */
-function window(lang: string, text: string, wantStart: number, size: number): [number, number] {
+function window(lang: string, text: string, wantStart: number, size: number, matchEnd: number): [number, number] {
   if (SEGMENTED.has(lang)) {
     const start = wantStart === 0 ? 0 : boundariesNear(lang, text, wantStart).filter((b) => b <= wantStart).pop() ?? wantStart;
-    return [start, boundariesNear(lang, text, start + size).find((b) => b >= start + size) ?? Math.min(text.length, start + size)];
+    const wantEnd = Math.max(start + size, matchEnd);
+    return [start, boundariesNear(lang, text, wantEnd).find((b) => b >= wantEnd) ?? Math.min(text.length, wantEnd)];
   }
   // A word boundary: the text's edges, or next to white space; at most 40 characters away (a longer word is cut).
   const edge = (p: number) => p <= 0 || p >= text.length || SPACE.test(text[p - 1]!) || SPACE.test(text[p]!);
   let start = wantStart;
   while (!edge(start) && wantStart - start < 40) start--;
-  let end = Math.min(text.length, start + size);
-  while (!edge(end) && end - start - size < 40) end++;
+  const wantEnd = Math.min(text.length, Math.max(start + size, matchEnd));
+  let end = wantEnd;
+  while (!edge(end) && end - wantEnd < 40) end++;
   return [start, end];
 }
 
@@ -61,32 +66,54 @@ const longestFirst = (terms: readonly string[]) => [...terms].sort((a, b) => b.l
 
 /** Code points whose folding is worked out for term patterns: Latin, Greek, Cyrillic, Arabic, Vietnamese. */
 const FOLDED_RANGES: [number, number][] = [[0x20, 0x52f], [0x600, 0x6ff], [0x1e00, 0x1eff]];
-const variantsOf = new Map<string, { variants: Map<string, string[]>; ignorable: string }>();
+const variantsOf = new Map<string, { variants: Map<string, string[]>; ignorable: string; unseen: RegExp }>();
+const escape = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 
-/** Per language: the characters that fold to each character, and those folding drops (marks). */
+/**
+ * Per language: the characters that fold to each character, those folding drops (marks), and a
+ * pattern for those folding to more than one (ß), which term patterns cannot see.
+ */
 function variants(lang: string) {
   let v = variantsOf.get(lang);
   if (v) return v;
   const map = new Map<string, string[]>();
   let ignorable = '';
+  let multiple = '';
   for (const [lo, hi] of FOLDED_RANGES) {
     for (let c = lo; c <= hi; c++) {
       const ch = String.fromCharCode(c);
       const f = foldChar(lang, ch);
       if (f === '') ignorable += ch;
       else if (f.length === 1 && f !== ch) map.set(f, [...(map.get(f) ?? [f]), ch]);
+      else if (f.length > 1) multiple += ch;
     }
   }
-  variantsOf.set(lang, (v = { variants: map, ignorable }));
+  variantsOf.set(lang, (v = { variants: map, ignorable, unseen: new RegExp(multiple ? `[${escape(multiple)}]` : '(?!)', 'u') }));
   return v;
 }
 
-const escape = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+/**
+ * How an occurrence of a term stands in the text, best first: as a word of its own; as the
+ * beginning of a longer word (a form of it: the index matches a query word to the words it
+ * begins); anywhere, even inside a word ("legible" in "illegible", which the index does not
+ * match), a last resort. Chinese and Japanese have no white space to tell where a word begins and
+ * the index matches terms inside their words: anywhere is all they have.
+ */
+const WHOLE = 0;
+const START = 1;
+const ANYWHERE = 2;
+type Fit = typeof WHOLE | typeof START | typeof ANYWHERE;
+const fitsOf = (lang: string): Fit[] => (SEGMENTED.has(lang) ? [ANYWHERE] : [WHOLE, START, ANYWHERE]);
+
+/** An occurrence: its start and end in the text. */
+type Match = [number, number];
+
 const patterns = new Map<string, RegExp>();
 
 /**
  * A pattern matching `term` (folded) in unfolded text: each character as any that folds to it, the
- * marks folding drops allowed between them. Finds the first occurrence without folding the text.
+ * marks folding drops allowed between them and after them. Finds occurrences without folding the
+ * text (global: each search sets `lastIndex`).
  */
 function pattern(lang: string, term: string): RegExp {
   const key = `${lang}:${term}`;
@@ -98,11 +125,25 @@ function pattern(lang: string, term: string): RegExp {
     const v = map.get(c);
     return v ? `[${escape(v.join(''))}]` : escape(c);
   });
-  re = new RegExp(parts.join(gap), 'u');
+  re = new RegExp(parts.join(gap) + gap, 'gu');
   // Queries repeat (Zipf); a bound keeps odd ones from piling up.
   if (patterns.size >= 4096) patterns.clear();
   patterns.set(key, re);
   return re;
+}
+
+/**
+ * Word edges are looked at around each occurrence rather than in the term's pattern: a Unicode
+ * property class costs about half a millisecond to compile, once here and not per term.
+ */
+const WORD_BEFORE = new RegExp(`${WORD_CHARACTER}$`, 'u');
+const WORD_AFTER = new RegExp(`^${WORD_CHARACTER}`, 'u');
+
+/** Whether the occurrence [start, end) of a term fits as `fit` asks (two code units: a surrogate pair is one character). */
+function fits(text: string, start: number, end: number, fit: Fit): boolean {
+  if (fit === ANYWHERE) return true;
+  if (start > 0 && WORD_BEFORE.test(text.slice(Math.max(0, start - 2), start))) return false;
+  return fit === START || !WORD_AFTER.test(text.slice(end, end + 2));
 }
 
 /**
@@ -112,34 +153,47 @@ function pattern(lang: string, term: string): RegExp {
  */
 const PIECE = 512;
 
-/** Position in `text` of the first occurrence of `term`, comparing folded forms; -1 when absent. */
-function find(lang: string, text: string, term: string): number {
-  const at = text.search(pattern(lang, term));
-  return at >= 0 ? at : findInPieces(lang, text, term);
+/**
+ * The first occurrence of `term` in `text` that fits as `fit` asks, comparing folded forms. The
+ * fallback runs for a word's edges only where the text has a character patterns cannot see; for
+ * an occurrence anywhere, always, as the last resort.
+ */
+function find(lang: string, text: string, term: string, fit: Fit): Match | undefined {
+  const re = pattern(lang, term);
+  re.lastIndex = 0;
+  // Occurrences of a word never overlap in a way that matters: one inside another's run has a word character before it.
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (fits(text, m.index, m.index + m[0].length, fit)) return [m.index, m.index + m[0].length];
+  }
+  return fit === ANYWHERE || variants(lang).unseen.test(text) ? findInPieces(lang, text, term, fit) : undefined;
 }
 
-function findInPieces(lang: string, text: string, term: string): number {
+function findInPieces(lang: string, text: string, term: string, fit: Fit): Match | undefined {
   for (let from = 0; from < text.length; from += PIECE) {
     const piece = text.slice(from, from + PIECE + term.length - 1);
-    // Most queries appear in the text as written, up to case: the cheapest check first.
-    const lower = piece.toLowerCase();
-    let at = lower.length === piece.length ? lower.indexOf(term) : -1;
-    if (at >= 0) return from + at;
-    // Usually folding keeps the length, so positions carry over one to one.
-    const whole = fold(lang, piece);
-    if (whole.length === piece.length) {
-      at = whole.indexOf(term);
-      if (at >= 0) return from + at;
-      continue;
+    for (const [start, end] of occurrences(lang, piece, term)) {
+      if (fits(text, from + start, from + end, fit)) return [from + start, from + end];
     }
-    at = foldedFind(lang, piece, term);
-    if (at >= 0) return from + at;
   }
-  return -1;
+  return undefined;
 }
 
-/** `find` in a piece whose folded form has another length: folded one character at a time, with each unit's origin. */
-function foldedFind(lang: string, text: string, term: string): number {
+/** Occurrences of `term` in a piece, comparing folded forms (some may come twice). */
+function* occurrences(lang: string, piece: string, term: string): Generator<Match> {
+  const all = function* (hay: string) {
+    for (let at = hay.indexOf(term); at >= 0; at = hay.indexOf(term, at + 1)) yield [at, at + term.length] as Match;
+  };
+  // Most queries appear in the text as written, up to case: the cheapest check first.
+  const lower = piece.toLowerCase();
+  if (lower.length === piece.length) yield* all(lower);
+  // Usually folding keeps the length, so positions carry over one to one.
+  const whole = fold(lang, piece);
+  if (whole.length === piece.length) yield* all(whole);
+  else yield* foldedOccurrences(lang, piece, term);
+}
+
+/** Occurrences in a piece whose folded form has another length: folded one character at a time, with each unit's origin. */
+function* foldedOccurrences(lang: string, text: string, term: string): Generator<Match> {
   const folded: string[] = [];
   const origin: number[] = [];
   for (let i = 0; i < text.length; ) {
@@ -157,17 +211,21 @@ function foldedFind(lang: string, text: string, term: string): number {
     }
     i += ch.length;
   }
-  const at = folded.join('').indexOf(term);
-  return at >= 0 ? origin[at]! : -1;
+  const hay = folded.join('');
+  for (let at = hay.indexOf(term); at >= 0; at = hay.indexOf(term, at + 1)) {
+    // The occurrence ends with the whole character its last unit comes from (ß for a term ending in "s").
+    const last = origin[at + term.length - 1]!;
+    yield [origin[at]!, last + String.fromCodePoint(text.codePointAt(last)!).length];
+  }
 }
 
-/** Position in `text` of the first occurrence of the longest term found. */
-function matchAt(lang: string, text: string, terms: readonly string[]): number {
-  for (const term of longestFirst(terms)) {
-    const at = find(lang, text, term);
-    if (at >= 0) return at;
+/** The first occurrence fitting as `fit` asks of the first of `terms` (longest first) that has one. */
+function matchAt(lang: string, text: string, terms: readonly string[], fit: Fit): Match | undefined {
+  for (const term of terms) {
+    const m = find(lang, text, term, fit);
+    if (m) return m;
   }
-  return -1;
+  return undefined;
 }
 
 /** The block (one line of the text: a paragraph, a heading, a list item) holding position `at`. */
@@ -177,35 +235,48 @@ function blockAt(text: string, at: number): [number, number] {
 }
 
 /**
- * The match in the first block long enough to say something (a heading alone says little), else
- * the first match anywhere.
+ * The best fitting occurrence (a word of its own before a longer word's beginning, so the snippet
+ * shows the word searched where the text has it): in the first block long enough to say something
+ * (a heading alone says little), else the first anywhere.
  */
-function bestMatch(lang: string, text: string, terms: readonly string[], long: number): number {
-  const first = Math.max(0, matchAt(lang, text, terms));
-  for (let at = first; ; ) {
-    const [from, to] = blockAt(text, at);
-    if (to - from >= long) return at;
-    const next = to < text.length ? matchAt(lang, text.slice(to), terms) : -1;
-    if (next < 0) return first;
-    at = to + next;
+function bestMatch(lang: string, text: string, terms: readonly string[], long: number): Match {
+  const ordered = longestFirst(terms);
+  for (const fit of fitsOf(lang)) {
+    const first = matchAt(lang, text, ordered, fit);
+    if (!first) continue;
+    for (let m = first; ; ) {
+      const [from, to] = blockAt(text, m[0]);
+      if (to - from >= long) return m;
+      const next = to < text.length ? matchAt(lang, text.slice(to), ordered, fit) : undefined;
+      if (!next) return first;
+      m = [to + next[0], to + next[1]];
+    }
   }
+  return [0, 0];
 }
+
+/** The end of a sentence, with the quotes or brackets closing after it. */
+const SENTENCE_END = /[.!?…。！？؟।॥]["'’”»」』)\]]*$/u;
 
 /**
  * The snippet never leaves the block holding the match: the texts keep one line per block, so a
- * heading is never run into the sentence after it.
+ * heading is never run into the sentence after it. An ellipsis marks a sentence cut, not a block
+ * left out: a snippet ending with its block, or on a sentence's end, ends there.
  */
 export function snippet(lang: string, text: string, terms: readonly string[]): string {
   const wide = !CHARACTER_SCRIPTS.has(lang);
   const size = wide ? 200 : 90;
   const lead = wide ? 60 : 25;
   if (text.length <= size && !text.includes('\n')) return text;
-  const at = bestMatch(lang, text, terms, size / 4);
+  const [at, matchEnd] = bestMatch(lang, text, terms, size / 4);
   const [from, to] = blockAt(text, at);
   const wantStart = Math.max(from, Math.min(at - lead, to - size));
-  const [cutStart, cutEnd] = window(lang, text, wantStart, size);
+  const [cutStart, cutEnd] = window(lang, text, wantStart, size, matchEnd);
   const start = Math.max(from, cutStart);
   const end = Math.min(to, cutEnd);
   const body = text.slice(start, end).trim();
-  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+  // What the snippet leaves out before it: a few characters show whether a sentence ends there.
+  const cutBefore = start > from && !SENTENCE_END.test(text.slice(Math.max(from, start - 8), start).trimEnd());
+  const cutAfter = end < to && !SENTENCE_END.test(body);
+  return `${cutBefore ? '…' : ''}${body}${cutAfter ? '…' : ''}`;
 }

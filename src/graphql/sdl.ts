@@ -118,7 +118,7 @@ ${POST_FIELDS}}
 
 "A search result: a post summary with a snippet around the best match."
 type SearchHit implements PostFields {
-${POST_FIELDS}  "Plain text around the best match, with a leading and/or trailing ellipsis where cut."
+${POST_FIELDS}  "Plain text around the best match (the word searched whole where the text has it), with an ellipsis where a sentence is cut."
   snippet: String!
 }
 

@@ -1,7 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errors, FolioError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
+import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { markdownDocument } from '../core/markdown-document.ts';
+import { messages, plural } from '../core/messages.ts';
 import { argumentsAsParams, PER_PAGE_DEFAULT, PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import type { Collection } from '../core/posts.ts';
 import type { SearchBody } from '../core/search.ts';
@@ -100,7 +102,9 @@ export const TOOLS: Tool[] = [
     run: (core, args) =>
       guarded(async () => {
         const { body } = core.search(argumentsAsParams(args, { query: 'q', ...CONTENT, ...PAGE }));
-        return { content: text(listing(body, `${body.total} results for "${body.query}" (language ${body.meta.language}):`)), structuredContent: structured(body) };
+        // The tools speak English whatever the language searched: the count is the search page's English message.
+        const count = plural(DEFAULT_LANGUAGE, messages(DEFAULT_LANGUAGE).resultCount, body.total, { n: body.total, q: body.query });
+        return { content: text(listing(body, `${count} (language ${body.meta.language}):`)), structuredContent: structured(body) };
       }),
   },
 ];

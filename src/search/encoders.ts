@@ -9,8 +9,11 @@ const SEGMENTED = new Set(['zh', 'ja']);
 const ARABIC_MARKS = /[\u064B-\u0652\u0670\u0640]/g;
 const LATIN_FOLDED = new Set(['en', 'es', 'fr', 'de', 'pt-br', 'id', 'vi', 'tr']);
 
-/** Word characters: letters, combining marks (Devanagari vowel signs) and digits. */
-export const SPLIT = /[^\p{L}\p{M}\p{N}]+/u;
+/** Word characters: letters, combining marks (Devanagari vowel signs) and digits (a pattern's class). */
+const WORD = '\\p{L}\\p{M}\\p{N}';
+export const WORD_CHARACTER = `[${WORD}]`;
+/** What separates words: anything else. */
+export const SPLIT = new RegExp(`[^${WORD}]+`, 'u');
 
 /** Text without a character beyond ASCII: most queries, and every one a program sends by slug. */
 const ASCII = /^[\x00-\x7f]*$/;

@@ -71,6 +71,17 @@ for (const kind of Object.keys(TRANSPORTS)) {
       }
     });
 
+    test('the search text counts its results in the singular for one, the plural for more', async () => {
+      const client = await connect(kind);
+      try {
+        const heading = async (query: string) => textOf((await client.callTool({ name: 'search_posts', arguments: { query } })) as Result).split('\n')[0];
+        assert.equal(await heading('tide'), '1 result for “tide” (language en):');
+        assert.match((await heading('the'))!, /^\d+ results for “the” \(language en\):$/);
+      } finally {
+        await client.close();
+      }
+    });
+
     test('bad arguments give isError results, never a protocol failure', async () => {
       const { find } = await corpus('content');
       const missing = find('missing');

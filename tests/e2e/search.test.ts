@@ -165,6 +165,17 @@ describe('REST search', () => {
     assert.ok(!/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/.test(zh.replace(/…/g, '')), 'no broken surrogate pairs');
   });
 
+  test('a snippet shows the word searched whole where the post has it, and no ellipsis after a sentence end', async () => {
+    for (const word of ['garden', 'legible']) {
+      const r = await search(word);
+      assert.ok(r.json.data.length > 0, word);
+      for (const { slug, snippet } of r.json.data as { slug: string; snippet: string }[]) {
+        assert.match(snippet, new RegExp(`(^|[^\\p{L}])${word}([^\\p{L}]|$)`, 'iu'), `${slug}: ${snippet}`);
+        assert.doesNotMatch(snippet, /[.!?]…$/, `${slug}: ${snippet}`);
+      }
+    }
+  });
+
   test('paging, q/query aliases, legacy alias', async () => {
     const all = await search('the');
     const p2 = await get(site.url, '/api/search?q=the&page=2&per_page=2');

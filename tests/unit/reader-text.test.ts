@@ -39,10 +39,10 @@ test('Arabic counts take zero, one, two, few, many and other; English one and ot
 
 test('snippets keep to the block of the match: a heading never runs into the next paragraph', () => {
   const text = `${'An opening paragraph with enough words to be cut somewhere. '.repeat(4).trim()}\nThe problem\nWhat makes an archive last is not the format but the habit of copying it.`;
-  assert.equal(snippet('en', text, ['problem']), '…The problem…', 'a match only in a heading quotes the heading alone');
-  assert.equal(snippet('en', `The archive\n${text}`, ['archive']), '…What makes an archive last is not the format but the habit of copying it.', 'a match in a paragraph is preferred to one in a heading');
+  assert.equal(snippet('en', text, ['problem']), 'The problem', 'a match only in a heading quotes the heading alone (no sentence cut: no ellipsis)');
+  assert.equal(snippet('en', `The archive\n${text}`, ['archive']), 'What makes an archive last is not the format but the habit of copying it.', 'a match in a paragraph is preferred to one in a heading');
   const p = snippet('en', text, ['archive']);
-  assert.equal(p, '…What makes an archive last is not the format but the habit of copying it.');
+  assert.equal(p, 'What makes an archive last is not the format but the habit of copying it.');
   assert.doesNotMatch(snippet('en', text, ['opening']), /\n|The problem/);
 });
 
