@@ -1,0 +1,116 @@
+import type { PhrasingContent } from 'mdast';
+import { unified } from 'unified';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+
+/**
+ * A block's inline content as the text a translation engine reads: words as they are, emphasis as
+ * `<em>`/`<strong>`/`<del>`, a link as `<a i="n">anchor</a>` (its URL stays here, in slot n), and
+ * everything that must not be translated (inline code, inline HTML, images, line breaks, footnote
+ * references) as an empty `<x i="n"></x>`. Every engine Folio speaks keeps tags whole (DeepL's
+ * tag_handling, Google's and LibreTranslate's HTML mode, Apertium's html format), so the structure
+ * travels beside the words and comes back checkable.
+ */
+export interface Tagged {
+  text: string;
+  /** Slot n (1-based) is slots[n - 1]: a link without its children, or a node kept whole. */
+  slots: PhrasingContent[];
+}
+
+const WRAPPERS = { emphasis: 'em', strong: 'strong', delete: 'del' } as const;
+const BY_TAG = { em: 'emphasis', strong: 'strong', del: 'delete' } as const;
+
+export const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+export const unescapeText = (s: string) =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === '#') return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+
+/** Inline nodes as tagged text. A soft line break is a space: the engine sees one sentence. */
+export function encodeInline(nodes: readonly PhrasingContent[]): Tagged {
+  const slots: PhrasingContent[] = [];
+  const walk = (list: readonly PhrasingContent[]): string =>
+    list
+      .map((node) => {
+        if (node.type === 'text') return escapeText(node.value.replace(/[ \t]*\n[ \t]*/g, ' '));
+        if (node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete') {
+          const tag = WRAPPERS[node.type];
+          return `<${tag}>${walk(node.children)}</${tag}>`;
+        }
+        if (node.type === 'link' || node.type === 'linkReference') {
+          slots.push({ ...node, children: [] });
+          return `<a i="${slots.length}">${walk(node.children)}</a>`;
+        }
+        slots.push(node);
+        return `<x i="${slots.length}"></x>`;
+      })
+      .join('');
+  return { text: walk(nodes), slots };
+}
+
+export class MarkupError extends Error {}
+
+const TAG = /<(\/?)(em|strong|del|a|x)(?:\s+i="(\d+)")?\s*(\/?)>/gi;
+
+/**
+ * Tagged text back to inline nodes, with every slot used exactly once and every tag closed in
+ * order; anything else (a placeholder dropped, doubled or invented, a tag the engine broke) is a
+ * MarkupError naming it.
+ */
+export function decodeInline(text: string, slots: readonly PhrasingContent[]): PhrasingContent[] {
+  const root: PhrasingContent[] = [];
+  const stack: { tag: string; children: PhrasingContent[]; node?: PhrasingContent }[] = [{ tag: '', children: root }];
+  const used = new Set<number>();
+  const slot = (i: string | undefined) => {
+    const n = Number(i);
+    if (!i || !slots[n - 1]) throw new MarkupError(`a placeholder that is not in the source (i="${i ?? ''}")`);
+    if (used.has(n)) throw new MarkupError(`placeholder ${n} appears twice`);
+    used.add(n);
+    return slots[n - 1]!;
+  };
+  const addText = (raw: string) => {
+    if (!raw) return;
+    const value = unescapeText(raw);
+    if (/[<>]/.test(raw)) throw new MarkupError(`a broken tag in "${raw.slice(0, 40)}"`);
+    stack.at(-1)!.children.push({ type: 'text', value });
+  };
+  let at = 0;
+  for (const m of text.matchAll(TAG)) {
+    addText(text.slice(at, m.index));
+    at = m.index + m[0].length;
+    const [, closing, rawTag, id, selfClosing] = m;
+    const tag = rawTag!.toLowerCase();
+    if (closing) {
+      const open = stack.pop()!;
+      if (stack.length === 0 || open.tag !== tag) throw new MarkupError(`</${tag}> closes <${open.tag || 'nothing'}>`);
+      if (tag === 'x') {
+        if (open.children.some((c) => c.type !== 'text' || c.value.trim())) throw new MarkupError('words inside a placeholder');
+        continue;
+      }
+      stack.at(-1)!.children.push(open.node ? ({ ...open.node, children: open.children } as PhrasingContent) : ({ type: BY_TAG[tag as keyof typeof BY_TAG], children: open.children } as PhrasingContent));
+      continue;
+    }
+    if (tag === 'x') {
+      stack.at(-1)!.children.push(slot(id));
+      if (!selfClosing) stack.push({ tag, children: [] });
+      continue;
+    }
+    stack.push({ tag, children: [], ...(tag === 'a' ? { node: slot(id) } : {}) });
+  }
+  addText(text.slice(at));
+  if (stack.length !== 1) throw new MarkupError(`<${stack.at(-1)!.tag}> is never closed`);
+  const missing = slots.map((_, i) => i + 1).filter((n) => !used.has(n));
+  if (missing.length) throw new MarkupError(`placeholder${missing.length > 1 ? 's' : ''} ${missing.join(', ')} dropped`);
+  return root;
+}
+
+const markdown = unified().use(remarkStringify, { bullet: '-', emphasis: '*', strong: '*', rule: '-' }).use(remarkGfm);
+
+/** Inline nodes as Markdown, as they would be written in a paragraph. */
+export function inlineMarkdown(nodes: PhrasingContent[]): string {
+  if (nodes.length === 0) return '';
+  return markdown.stringify({ type: 'root', children: [{ type: 'paragraph', children: nodes }] }).replace(/\n$/, '');
+}
