@@ -6,6 +6,7 @@ import type { LegacySession, SessionBus } from './session-bus.ts';
 import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import { leasedLock } from './leased-lock.ts';
 import { leaseBook } from './rate-lease.ts';
+import { redisStreamCounter } from './redis-streams.ts';
 
 /**
  * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
@@ -72,7 +73,7 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
   }, (SESSION_TTL_SECONDS / 3) * 1000);
   refresh.unref();
 
-  let active = 0;
+  const streams = redisStreamCounter(redis, node);
   const lock = leasedLock(
     {
       take: async (key, token, ttl) => (await redis.set(`folio:lock:${key}`, token, 'PX', ttl, 'NX')) !== null,
@@ -131,12 +132,7 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
         },
       };
     },
-    streams: {
-      opened: () => void (active++, redis.incr('folio:streams').catch(() => undefined)),
-      closed: () => void (active--, redis.decr('folio:streams').catch(() => undefined)),
-      // This process's own count when the store is away.
-      count: () => redis.get('folio:streams').then((n) => Math.max(0, Number(n ?? 0)), () => active),
-    },
+    streams,
     sessions: {
       held: () => sessions.size,
       open(id, session) {
@@ -161,6 +157,7 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     },
     async close() {
       clearInterval(refresh);
+      await streams.close();
       redis.disconnect();
       subscriber.disconnect();
     },
