@@ -21,6 +21,7 @@ import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeO
 import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
 import { variantWriter } from '../src/build/file-variants.ts';
 import { BUNDLE_READY } from '../src/build/bundle.ts';
+import { fileSystemFailure, reportFileSystemFailures } from '../src/build/fs-failure.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
@@ -28,6 +29,8 @@ const { values } = parseArgs({ options: { target: { type: 'string', multiple: tr
 // --verbose: stack traces with the errors (content errors are one line each without it);
 // --timings: wall time per phase, as a table at the end.
 if (values.verbose) process.env.FOLIO_VERBOSE = '1';
+// A full disk before or after the build's own steps (its folder made, caches saved) is one line too.
+reportFileSystemFailures('build failed: ');
 const unknown = values.target.filter((t) => !TARGETS.includes(t as (typeof TARGETS)[number]));
 if (unknown.length > 0) {
   console.error(`unknown --target ${unknown.join(', ')}; one of ${TARGETS.join(', ')}`);
@@ -199,7 +202,8 @@ try {
   await timings.time('go live', () => goLive(PUBLISH.out, id));
 } catch (e) {
   await rm(dir, { recursive: true, force: true });
-  console.error(`build failed: ${e instanceof Error ? (values.verbose ? (e.stack ?? e.message) : e.message) : String(e)}`);
+  const line = values.verbose ? undefined : fileSystemFailure(e);
+  console.error(`build failed: ${line ?? (e instanceof Error ? (values.verbose ? (e.stack ?? e.message) : e.message) : String(e))}`);
   console.error(`nothing was published; the live build is unchanged (${PUBLISH.current}).`);
   process.exit(1);
 }

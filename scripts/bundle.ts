@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/build/bundle.ts';
 import { CACHE_DIR, DIST, ROOTS } from '../src/build/roots.ts';
 import { ContentErrors, FileError } from '../src/build/file-error.ts';
+import { reportFileSystemFailures } from '../src/build/fs-failure.ts';
+
+reportFileSystemFailures('bundle step: ');
 
 let siteUrl = process.env.SITE_URL;
 const errors: FileError[] = [];

@@ -11,6 +11,9 @@ import { ANSWERS_FILE, publishAnswers } from '../src/build/publish-build.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { variantCache } from '../src/build/variant-cache.ts';
 import type { Reuse } from '../src/build/reuse.ts';
+import { reportFileSystemFailures } from '../src/build/fs-failure.ts';
+
+reportFileSystemFailures('answers step: ');
 
 const dir = process.env.FOLIO_BUILD_DIR;
 if (!dir) throw new Error('FOLIO_BUILD_DIR names the build folder (scripts/build.ts sets it)');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { filesUnder } from './files-under.ts';
 import { buildLayout } from './roots.ts';
 import { REUSE_FILE, type Reuse } from './reuse.ts';
 import { sweepCodings } from './variant-cache.ts';
+import { isRunning, markLive, markRunning, wentLiveAt } from './build-marks.ts';
 
 /**
  * Atomic publishing: a build is written into a fresh `builds/<id>` folder and goes live when the
@@ -33,49 +34,55 @@ export async function goLive(out: string, id: string): Promise<void> {
   if (!existsSync(join(out, 'builds', id, 'manifest.json'))) throw new Error(`build ${id} is incomplete: no manifest`);
   const current = await lstat(join(out, 'current')).catch(() => undefined);
   if (current && !current.isSymbolicLink()) throw new Error(`${join(out, 'current')} is not a link (left by something else): move it away`);
+  // A live build made before builds were marked is marked now, as the one before this.
+  const live = await liveBuild(out);
+  if (live && existsSync(join(out, 'builds', live)) && (await wentLiveAt(join(out, 'builds', live))) === undefined) await markLive(join(out, 'builds', live), Date.now() - 1);
+  await markLive(join(out, 'builds', id));
   const temp = join(out, `.current-${randomBytes(4).toString('hex')}`);
   await symlink(join('builds', id), temp);
   await rename(temp, join(out, 'current'));
 }
 
-/** Builds kept besides the live one, so servers still finishing requests on them can. */
+/** Builds that were live before the live one and are kept, so servers still finishing requests on them can. */
 export const KEEP_PREVIOUS = 2;
 
 /** A build's `holders` (its manifest's): the earlier builds whose folders hold files of it, kept while it is. */
 export const HOLDERS_FILE = 'holders.json';
 
 /**
- * The builds under `builds/` and which stay: the live one, the KEEP_PREVIOUS before it, any newer
- * complete one (another build about to switch) and those builds still running take files from are
+ * The builds under `builds/` and which stay: the live one, the KEEP_PREVIOUS that went live before
+ * it, the builds still running (their process is alive) and the builds those take files from are
  * `kept` whole; `holders` are the other builds whose folders hold files of a kept one (HOLDERS_FILE).
+ * Every other folder is a build that died or one no longer needed.
  */
 async function keptBuilds(out: string) {
   const dir = join(out, 'builds');
   const live = await liveBuild(out);
-  const ids = (await readdir(dir).catch(() => [] as string[])).sort();
-  const complete = ids.filter((id) => existsSync(join(dir, id, 'manifest.json')));
+  const ids = await readdir(dir).catch(() => [] as string[]);
+  const marks = await Promise.all(ids.map(async (id) => ({ id, running: await isRunning(join(dir, id)), wentLive: await wentLiveAt(join(dir, id)) })));
+  const previous = marks
+    .filter((m) => m.id !== live && m.wentLive !== undefined)
+    .sort((a, b) => b.wentLive! - a.wentLive! || b.id.localeCompare(a.id))
+    .slice(0, KEEP_PREVIOUS)
+    .map((m) => m.id);
+  const running = marks.filter((m) => m.running).map((m) => m.id);
   // A build still running takes files from the build that was live when it started (its REUSE_FILE).
-  const reused = await Promise.all(ids.filter((id) => !complete.includes(id)).map(async (id) => (JSON.parse(await readFile(join(dir, id, REUSE_FILE), 'utf8').catch(() => 'null')) as Reuse | null)?.from));
-  const kept = new Set([...(live ? [live] : []), ...complete.filter((id) => !live || id <= live).slice(-(KEEP_PREVIOUS + 1)), ...complete.filter((id) => live && id > live), ...reused.filter((from) => from !== undefined).map((from) => basename(from))]);
+  const reused = await Promise.all(running.map(async (id) => (JSON.parse(await readFile(join(dir, id, REUSE_FILE), 'utf8').catch(() => 'null')) as Reuse | null)?.from));
+  const kept = new Set([...(live ? [live] : []), ...previous, ...running, ...reused.filter((from) => from !== undefined).map((from) => basename(from))]);
   const named = await Promise.all([...kept].map(async (id) => JSON.parse(await readFile(join(dir, id, HOLDERS_FILE), 'utf8').catch(() => '[]')) as string[]));
   const holders = new Set(named.flat().filter((id) => !kept.has(id)));
-  return { dir, ids, complete, kept, holders };
+  return { dir, ids, kept, holders };
 }
 
 /**
- * Removes builds older than the live one and the KEEP_PREVIOUS before it, unless one kept holds files
- * of it (those are emptied of everything else by purgeOldBuilds), and folders of builds that never
- * finished once they are an hour old (a build still running is younger).
+ * Removes every build that keptBuilds does not keep, and that no kept build holds files of (those are
+ * emptied of everything else by purgeOldBuilds): older builds, and at once those that died mid-way.
  */
 export async function removeOldBuilds(out: string): Promise<string[]> {
-  const { dir, ids, complete, kept, holders } = await keptBuilds(out);
+  const { dir, ids, kept, holders } = await keptBuilds(out);
   const removed: string[] = [];
-  for (const id of ids) {
+  for (const id of ids.sort()) {
     if (kept.has(id) || holders.has(id)) continue;
-    if (!complete.includes(id)) {
-      const age = Date.now() - (await stat(join(dir, id))).mtimeMs;
-      if (age < 3_600_000) continue;
-    }
     // Out of builds/ at once (a rename); deleted by purgeOldBuilds, off the build's path.
     await mkdir(join(out, TRASH), { recursive: true });
     await rename(join(dir, id), join(out, TRASH, id));
@@ -122,6 +129,7 @@ export function purgeOldBuilds(out: string, codings?: { dir: string; usedFile: s
 export async function prepareBuildDir(out: string, id: string): Promise<string> {
   const dir = join(out, 'builds', id);
   await mkdir(dir, { recursive: true });
+  await markRunning(dir);
   return dir;
 }
 

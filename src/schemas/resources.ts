@@ -164,7 +164,7 @@ export const status = object(
     timestamp: time(),
     host: str(),
     version: str(),
-    active_streams: int('Open event streams, across every worker', 0),
+    active_streams: int('Open event streams, across every worker (and with REDIS_URL every live process: a dead one\'s stop counting within 6 s)', 0),
     workers: int('Worker threads serving this port', 1),
     worker: int('The worker that answered (1 to workers)', 1),
   },

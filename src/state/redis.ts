@@ -5,7 +5,8 @@ import { decisionAt, type RateDecision, type RateLimiter } from '../app/policies
 import type { LegacySession, SessionBus } from './session-bus.ts';
 import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import { leasedLock } from './leased-lock.ts';
-import { leaseBook } from './rate-lease.ts';
+import { IDLE_MS, leaseBook, takeCounts, type LeaseBook, type Run } from './rate-lease.ts';
+import { redisStreamCounter } from './redis-streams.ts';
 
 /**
  * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
@@ -26,10 +27,39 @@ export interface RedisState {
   close(): Promise<void>;
 }
 
-// One window's count: created with its expiry, so a window never outlives itself.
-const HIT = `local n = redis.call('INCRBY', KEYS[1], ARGV[1])
-if n == tonumber(ARGV[1]) then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
-return n`;
+// Counts of one window, as runs (first, last, first, last, ...): first those given back by a
+// process (KEYS[2], a list of 'first:last'), then new ones from the window's count, created with
+// its expiry so a window never outlives itself.
+const HIT = `local want = tonumber(ARGV[1])
+local runs = {}
+while want > 0 do
+  local run = redis.call('LPOP', KEYS[2])
+  if not run then break end
+  local first, last = string.match(run, '(%d+):(%d+)')
+  first, last = tonumber(first), tonumber(last)
+  local take = math.min(want, last - first + 1)
+  runs[#runs + 1] = first
+  runs[#runs + 1] = first + take - 1
+  if first + take <= last then redis.call('LPUSH', KEYS[2], (first + take) .. ':' .. last) end
+  want = want - take
+end
+if want > 0 then
+  local n = redis.call('INCRBY', KEYS[1], want)
+  if n == want then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
+  runs[#runs + 1] = n - want + 1
+  runs[#runs + 1] = n
+end
+return runs`;
+
+// Leased counts a process gives back: taken off the window's count when they are its last ones,
+// else listed for the next hits (counts stay unique either way).
+const GIVE_BACK = `if tonumber(redis.call('GET', KEYS[1]) or '-1') == tonumber(ARGV[2]) then
+  redis.call('DECRBY', KEYS[1], ARGV[2] - ARGV[1] + 1)
+else
+  redis.call('RPUSH', KEYS[2], ARGV[1] .. ':' .. ARGV[2])
+  redis.call('PEXPIREAT', KEYS[2], ARGV[3])
+end
+return 0`;
 
 const SESSION_TTL_SECONDS = 60;
 
@@ -48,8 +78,22 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
   // Commands of one tick go out in one write (the rate limit is one per request).
   const redis = new Redis(url, { ...options, enableAutoPipelining: true });
   // Sent by its SHA after the first time.
-  redis.defineCommand('folioHit', { numberOfKeys: 1, lua: HIT });
-  const hit = (key: string, cost: number, end: number) => (redis as unknown as { folioHit(k: string, c: number, e: number): Promise<number> }).folioHit(key, cost, end);
+  redis.defineCommand('folioHit', { numberOfKeys: 2, lua: HIT });
+  redis.defineCommand('folioGiveBack', { numberOfKeys: 2, lua: GIVE_BACK });
+  const scripts = redis as unknown as {
+    folioHit(count: string, back: string, n: number, end: number): Promise<number[]>;
+    folioGiveBack(count: string, back: string, first: number, last: number, end: number): Promise<number>;
+  };
+  const windowKeys = (key: string, end: number) => [`folio:rate:${end}:${key}`, `folio:rate:${end}:${key}:back`] as const;
+  const hit = (key: string, n: number, end: number): Promise<Run[]> =>
+    scripts.folioHit(...windowKeys(key, end), n, end).then((flat) => Array.from({ length: flat.length / 2 }, (_, i) => ({ first: Number(flat[2 * i]), last: Number(flat[2 * i + 1]) })));
+  const giveBack = (key: string, end: number, run: Run) => scripts.folioGiveBack(...windowKeys(key, end), run.first, run.last, end).catch(() => undefined);
+  const limiters: LeaseBook[] = [];
+  // Leased counts a process stopped using go back to the store, for the other processes.
+  const sweep = setInterval(() => {
+    for (const book of limiters) for (const { key, end, runs } of book.idle(Date.now())) for (const run of runs) void giveBack(key, end, run);
+  }, IDLE_MS / 2);
+  sweep.unref();
   const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
   let warned = false;
   for (const client of [redis, subscriber]) {
@@ -72,7 +116,7 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
   }, (SESSION_TTL_SECONDS / 3) * 1000);
   refresh.unref();
 
-  let active = 0;
+  const streams = redisStreamCounter(redis, node);
   const lock = leasedLock(
     {
       take: async (key, token, ttl) => (await redis.set(`folio:lock:${key}`, token, 'PX', ttl, 'NX')) !== null,
@@ -92,9 +136,10 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     limiter(limit, windowSeconds) {
       const windowMs = windowSeconds * 1000;
       const book = leaseBook(limit);
+      limiters.push(book);
       // The hits of one turn of the event loop that the lease book cannot answer are sent as one
-      // increment per client: the store's total after it orders them, so each still gets its
-      // exact count (a load from one address costs one command per turn, not one per request).
+      // request per client: the store hands out that many counts at once, so each still gets its
+      // own (a load from one address costs one command per turn, not one per request).
       type Waiter = { cost: number; resolve: (d: RateDecision) => void; reject: (e: unknown) => void };
       let batch = new Map<string, Waiter[]>();
       const flush = () => {
@@ -104,17 +149,21 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
         for (const [key, waiters] of now) {
           const total = waiters.reduce((sum, w) => sum + w.cost, 0);
           const extra = book.extra(key, end);
-          hit(`folio:rate:${end}:${key}`, total + extra, end).then(
-            (reply) => {
-              const after = Number(reply);
-              book.record(key, end, after, extra);
-              let count = after - extra - total;
+          hit(key, total + extra, end).then(
+            (runs) => {
+              const top = Math.max(0, ...runs.map((r) => r.last));
+              let refused = false;
               for (const w of waiters) {
-                count += w.cost;
-                w.resolve(decisionAt(count, limit, end));
+                const d = decisionAt(takeCounts(runs, w.cost)!, limit, end);
+                refused ||= !d.allowed;
+                w.resolve(d);
               }
+              book.record(key, end, { left: runs, top, refused }, extra);
             },
-            (e: unknown) => waiters.forEach((w) => w.reject(e)),
+            (e: unknown) => {
+              book.failed(key, extra);
+              waiters.forEach((w) => w.reject(e));
+            },
           );
         }
       };
@@ -131,12 +180,7 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
         },
       };
     },
-    streams: {
-      opened: () => void (active++, redis.incr('folio:streams').catch(() => undefined)),
-      closed: () => void (active--, redis.decr('folio:streams').catch(() => undefined)),
-      // This process's own count when the store is away.
-      count: () => redis.get('folio:streams').then((n) => Math.max(0, Number(n ?? 0)), () => active),
-    },
+    streams,
     sessions: {
       held: () => sessions.size,
       open(id, session) {
@@ -161,6 +205,10 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     },
     async close() {
       clearInterval(refresh);
+      clearInterval(sweep);
+      // What this process leased and did not use is the others' (the window may go on).
+      await Promise.all(limiters.flatMap((book) => book.idle(Date.now(), 0).flatMap(({ key, end, runs }) => runs.map((run) => giveBack(key, end, run)))));
+      await streams.close();
       redis.disconnect();
       subscriber.disconnect();
     },

@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
 import { call, openStream, type Answer } from '../helpers/connection.ts';
 import { redisBinary, startRedis } from '../helpers/redis.ts';
 import { verifyPayload } from '../../functions/signing.ts';
+import { STREAM_SHARE_TTL_MS } from '../../src/state/redis-streams.ts';
 
 /**
  * Two server processes on two ports sharing a real Redis (REDIS_URL) behave as one for rate
@@ -75,6 +76,29 @@ describe('two processes on one Redis', { skip: binary ? false : 'redis-server (o
     const code = await new Promise((r) => child.once('exit', r));
     assert.equal(code, 1);
     assert.match(out, /EVENT_SIGNING_SECRET/);
+  });
+
+  test('a process killed with open streams: the others stop counting them within the share TTL', async () => {
+    // A client address per call: B's rate limit is 5.
+    let asked = 0;
+    const count = async () => (JSON.parse((await call(b.url, '/status', { headers: { 'x-forwarded-for': `203.0.113.${++asked}` } })).body) as { active_streams: number }).active_streams;
+    const before = await count();
+    const c = await startServer({ REDIS_URL: redis.url, EVENT_SIGNING_SECRET: SECRET, RATE_LIMIT: '0', TRUST_PROXY: '1' });
+    const N = 20;
+    // A client address each: the per-client session cap is not what is tested.
+    const streams = Array.from({ length: N }, (_, i) => openStream(c.url, '/mcp/sse', { 'x-forwarded-for': `198.51.100.${i + 1}` }));
+    await Promise.all(streams.map((s) => s.until(() => s.events.some((e) => e.event === 'endpoint'))));
+    assert.equal(await count(), before + N, 'B counts the streams C holds');
+    c.kill('SIGKILL');
+    await c.exited;
+    const killed = Date.now();
+    let now = await count();
+    while (now !== before && Date.now() - killed < STREAM_SHARE_TTL_MS + 2_000) {
+      await new Promise((r) => setTimeout(r, 200));
+      now = await count();
+    }
+    assert.equal(now, before, `C's streams still counted ${Date.now() - killed} ms after it died`);
+    streams.forEach((s) => s.close());
   });
 
   test('the store away: published reads still served, sessions a clear 503, and counting again once it returns', async () => {

@@ -10,6 +10,8 @@ export interface RunningServer {
   output(): string;
   /** Resolves with the exit code when the process ends on its own or is stopped. */
   exited: Promise<number | null>;
+  /** Ends the process at once with a signal (SIGKILL: no clean-up runs, as in a crash). */
+  kill(signal: NodeJS.Signals): void;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function startServer(env: Record<string, string> = {}, target: 'nod
     url,
     output: () => log,
     exited,
+    kill: (signal) => void child.kill(signal),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

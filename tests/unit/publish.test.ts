@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { goLive, HOLDERS_FILE, liveBuild, newBuildId, pruneBuilds, purgeOldBuilds, removeOldBuilds } from '../../src/build/go-live.ts';
+import { goLive, HOLDERS_FILE, liveBuild, newBuildId, prepareBuildDir, pruneBuilds, purgeOldBuilds, removeOldBuilds } from '../../src/build/go-live.ts';
 import { filesUnder } from '../../src/build/files-under.ts';
 import { answerFile } from '../../src/publish/answer-file.ts';
 import { canonicalQuery } from '../../src/core/params.ts';
@@ -86,7 +86,7 @@ test('a build kept only because a kept build holds files in its folder is emptie
       await put(join(out, 'builds', id, 'manifest.json'), JSON.stringify({ build: id, holders: id === ids[4] ? [ids[0], ids[1]] : [], files }));
       if (id === ids[4]) await put(join(out, 'builds', id, HOLDERS_FILE), JSON.stringify([ids[0], ids[1]]));
     }
-    await goLive(out, ids[4]!);
+    for (const id of ids) await goLive(out, id);
     assert.deepEqual(await removeOldBuilds(out), [], 'the two older builds hold files of the live one');
     await pruneBuilds(out);
     assert.deepEqual(filesUnder(join(out, 'builds', ids[0]!)).sort(), ['/site/client/p.html', '/site/client/p.html.br', '/site/client/p.html.gz']);
@@ -119,30 +119,41 @@ test('the purge process left by a build sweeps the codings cache of what the bui
   }
 });
 
-test('builds go live by one switch; old and unfinished builds are removed, the newest kept', async () => {
+test('builds go live by one switch; kept: the live one, the two live before it, those running; every other is removed', async () => {
   const out = await mkdtemp(join(tmpdir(), 'folio-builds-'));
   try {
     const ids = ['20260101T000000000Z-a', '20260102T000000000Z-b', '20260103T000000000Z-c', '20260104T000000000Z-d', '20260105T000000000Z-e'];
-    for (const id of ids) {
-      await mkdir(join(out, 'builds', id), { recursive: true });
+    const make = async (id: string) => {
+      await prepareBuildDir(out, id);
       await writeFile(join(out, 'builds', id, 'manifest.json'), '{}');
+    };
+    for (const id of ids.slice(0, 3)) {
+      await make(id);
+      await goLive(out, id);
     }
-    const crashed = join(out, 'builds', '20251231T000000000Z-x');
-    await mkdir(crashed);
-    await utimes(crashed, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
-    const running = join(out, 'builds', newBuildId());
-    await mkdir(running);
-    await assert.rejects(goLive(out, running.split('/').pop()!), /incomplete/);
-    await goLive(out, ids[3]!);
-    assert.equal(await liveBuild(out), ids[3]);
-    const removed = await removeOldBuilds(out);
-    assert.deepEqual(removed.sort(), ['20251231T000000000Z-x', ids[0]].sort());
-    assert.deepEqual((await readdir(join(out, 'builds'))).sort(), [ids[1], ids[2], ids[3], ids[4], running.split('/').pop()].sort());
-    // The live build keeps files in an older build's folder (an incremental build): that one stays while it is kept.
-    await writeFile(join(out, 'builds', ids[4]!, HOLDERS_FILE), JSON.stringify([ids[1]]));
+    // Builds that died (their process is gone): one mid-way, one complete that never went live.
+    for (const id of ['20260103T100000000Z-x', ids[3]!]) {
+      await make(id);
+      await writeFile(join(out, 'builds', id, 'running.pid'), '2147483646');
+    }
+    // One still running (this process makes it), and one complete about to go live.
+    const running = newBuildId();
+    await prepareBuildDir(out, running);
+    await assert.rejects(goLive(out, running), /incomplete/);
+    await make(ids[4]!);
+    assert.deepEqual((await removeOldBuilds(out)).sort(), ['20260103T100000000Z-x', ids[3]].sort());
+    assert.deepEqual((await readdir(join(out, 'builds'))).sort(), [ids[0], ids[1], ids[2], ids[4], running].sort());
     await goLive(out, ids[4]!);
-    await removeOldBuilds(out);
-    assert.deepEqual((await readdir(join(out, 'builds'))).filter((d) => d.startsWith('2026010')).sort(), [ids[1], ids[2], ids[3], ids[4]]);
+    assert.equal(await liveBuild(out), ids[4]);
+    assert.deepEqual(await removeOldBuilds(out), [ids[0]], 'the live build, the two live before it and the running one stay');
+    // The live build keeps files in an older build's folder (an incremental build): that one stays while it is kept.
+    await make('20260106T000000000Z-f');
+    await writeFile(join(out, 'builds', '20260106T000000000Z-f', HOLDERS_FILE), JSON.stringify([ids[1]]));
+    await goLive(out, '20260106T000000000Z-f');
+    assert.deepEqual(await removeOldBuilds(out), []);
+    await make('20260107T000000000Z-g');
+    await goLive(out, '20260107T000000000Z-g');
+    assert.deepEqual(await removeOldBuilds(out), [ids[2]], `${ids[1]} holds files of a kept build`);
   } finally {
     await rm(out, { recursive: true, force: true });
   }
