@@ -1,0 +1,52 @@
+/**
+ * A machine translation engine behind one interface: which targets it serves (directly or through
+ * a pivot language), how much one request may carry, and a batch of tagged segments in, the same
+ * number out, in order.
+ */
+export type Support = 'direct' | 'pivot' | false;
+
+export interface Provider {
+  /** The name on the command line and in content/translation.yaml: deepl, google, libretranslate, openai, apertium. */
+  id: string;
+  /** Model or engine version: part of every memory key, so an upgraded engine translates again. */
+  version: string;
+  supports(lang: string): Support;
+  limits: { segments: number; chars: number };
+  translate(segments: readonly string[], lang: string): Promise<string[]>;
+}
+
+/** The provider refuses more work until its quota is raised: the run stops at once, keeping what it has. */
+export class QuotaError extends Error {}
+
+/** Worth trying again later (429, 5xx, a lost connection), after `retryAfterMs` when the provider said. */
+export class RetryableError extends Error {
+  readonly retryAfterMs?: number;
+  constructor(message: string, retryAfterMs?: number) {
+    super(message);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The provider cannot be used as configured (a missing key, an unsupported language): one line, before anything is sent. */
+export class SetupError extends Error {}
+
+/** `<id>:<version>`, as a written translation's `provider` records it. */
+export const providerLabel = (p: Provider) => `${p.id}:${p.version}`;
+
+/** Batches of segments within a provider's limits, in order. */
+export function batches(segments: readonly string[], limits: Provider['limits']): number[][] {
+  const out: number[][] = [];
+  let current: number[] = [];
+  let chars = 0;
+  for (const [i, s] of segments.entries()) {
+    if (current.length && (current.length >= limits.segments || chars + s.length > limits.chars)) {
+      out.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(i);
+    chars += s.length;
+  }
+  if (current.length) out.push(current);
+  return out;
+}

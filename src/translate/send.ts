@@ -1,0 +1,32 @@
+import { QuotaError, RetryableError, type Provider } from './provider.ts';
+
+export interface RetryPolicy {
+  attempts: number;
+  /** The first wait when the provider names none; doubled each time, with up to as much again of jitter. */
+  baseMs: number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Told of each wait, for the command's progress line. */
+  onWait?: (ms: number, reason: string) => void;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500 };
+
+/**
+ * One batch to a provider, tried again on what may pass (429, 5xx, a lost connection): after the
+ * provider's Retry-After when it gave one, else an exponential backoff with jitter. A quota error
+ * is thrown at once: the run stops and keeps what it has.
+ */
+export async function sendWithRetry(provider: Provider, segments: readonly string[], lang: string, policy: RetryPolicy = DEFAULT_RETRY): Promise<string[]> {
+  const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await provider.translate(segments, lang);
+    } catch (e) {
+      if (e instanceof QuotaError || !(e instanceof RetryableError) || attempt >= policy.attempts) throw e;
+      const backoff = policy.baseMs * 2 ** (attempt - 1);
+      const wait = e.retryAfterMs ?? backoff + Math.random() * backoff;
+      policy.onWait?.(wait, e.message);
+      await sleep(wait);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import { contentProblem } from './checks.ts';
+import type { TranslationMemory } from './memory.ts';
+import { QuotaError, batches, type Provider } from './provider.ts';
+import { segmentDocument, type DocumentText } from './segments.ts';
+import { sendWithRetry, type RetryPolicy } from './send.ts';
+
+/** One post into one language: what the command asks. */
+export interface PostTranslation {
+  slug: string;
+  lang: string;
+  english: DocumentText;
+  /** The translation file as it is now, if there is one, and whether Folio wrote it (the memory has a record). */
+  existing?: DocumentText;
+  provider: Provider;
+  /** The memory key of this engine: `<provider>:<version>` and the glossary's digest. */
+  engine: string;
+  memory: TranslationMemory;
+  dryRun: boolean;
+  /** Characters this run may still send (shared by every post of the run). */
+  budget: { chars: number };
+  retry?: RetryPolicy;
+  /** Saves the memory (after each batch, so a killed run resumes without sending again). */
+  checkpoint: () => Promise<void>;
+}
+
+export interface Failure {
+  where: string;
+  reason: string;
+}
+
+export interface Outcome {
+  /** The translation to write (every segment passed), or undefined. */
+  result?: DocumentText;
+  segments: number;
+  fromMemory: number;
+  human: number;
+  sent: number;
+  chars: number;
+  failed: Failure[];
+  /** Why nothing was attempted (a file rearranged by hand, the character cap), if so. */
+  skipped?: string;
+  /** The run must stop here (a quota): what was done is kept. */
+  stop?: string;
+}
+
+/**
+ * Segments the English, takes what the memory holds (a person's corrections first), sends the
+ * rest in batches within the provider's limits, checks every segment that comes back (markup,
+ * engine marks, length, English left as it was) and sends a failed one once more alone. A segment
+ * that fails again keeps no translation and the post is not written: it stays as it was, and the
+ * outcome names the segment and why.
+ */
+export async function translatePost(job: PostTranslation): Promise<Outcome> {
+  const doc = segmentDocument(job.english);
+  const sources = doc.segments.map((s) => s.text);
+  const outcome: Outcome = { segments: sources.length, fromMemory: 0, human: 0, sent: 0, chars: 0, failed: [] };
+  if (job.existing) {
+    const current = segmentDocument(job.existing).segments.map((s) => s.text);
+    if (job.memory.recordHumanEdits(job.lang, current) === undefined) {
+      outcome.skipped = 'its file no longer lines up with what Folio wrote (blocks added or removed by hand): edit it to match the English, or delete it to translate anew';
+      return outcome;
+    }
+  }
+  const texts: (string | undefined)[] = sources.map((source) => {
+    const hit = job.memory.lookup(source, job.lang, job.engine);
+    if (!hit) return undefined;
+    outcome.fromMemory++;
+    if (hit.human) outcome.human++;
+    return hit.text;
+  });
+  const pending = sources.map((_, i) => i).filter((i) => texts[i] === undefined);
+  outcome.chars = pending.reduce((n, i) => n + sources[i]!.length, 0);
+  if (job.dryRun) return outcome;
+  if (outcome.chars > job.budget.chars) {
+    outcome.skipped = `${outcome.chars} characters to send, over what the run may still send (${job.budget.chars}; --max-chars)`;
+    return outcome;
+  }
+  job.budget.chars -= outcome.chars;
+
+  const problemOf = (i: number, t: string) => doc.problem(i, t) ?? contentProblem(sources[i]!, t, job.lang);
+  const accept = (i: number, t: string) => {
+    texts[i] = t;
+    job.memory.putMachine(sources[i]!, job.lang, job.engine, t);
+  };
+  const send = async (indexes: number[]) => {
+    outcome.sent += indexes.length;
+    return sendWithRetry(job.provider, indexes.map((i) => sources[i]!), job.lang, job.retry);
+  };
+  try {
+    const retry: number[] = [];
+    for (const batch of batches(pending.map((i) => sources[i]!), job.provider.limits).map((b) => b.map((k) => pending[k]!))) {
+      const out = await send(batch);
+      for (const [k, i] of batch.entries()) {
+        if (problemOf(i, out[k]!) === undefined) accept(i, out[k]!);
+        else retry.push(i);
+      }
+      await job.checkpoint();
+    }
+    for (const i of retry) {
+      const [again] = await send([i]);
+      const problem = problemOf(i, again!);
+      if (problem === undefined) accept(i, again!);
+      else outcome.failed.push({ where: doc.segments[i]!.where, reason: problem });
+    }
+    await job.checkpoint();
+  } catch (e) {
+    await job.checkpoint();
+    if (e instanceof QuotaError) {
+      outcome.stop = e.message;
+      return outcome;
+    }
+    throw e;
+  }
+  if (outcome.failed.length === 0) outcome.result = doc.rebuild(texts);
+  return outcome;
+}
+
+/** Records what a written translation was made from, read back from the file's own text. */
+export function recordWritten(memory: TranslationMemory, lang: string, english: DocumentText, written: DocumentText): void {
+  const sources = segmentDocument(english).segments.map((s) => s.text);
+  const texts = segmentDocument(written).segments.map((s) => s.text);
+  if (texts.length === sources.length) memory.wrote(lang, sources, texts);
+}

@@ -1,0 +1,26 @@
+import yaml from 'js-yaml';
+import type { DocumentText } from './segments.ts';
+
+export interface TranslationMeta {
+  provider: string;
+  sourceHash: string;
+  modified?: string;
+}
+
+/**
+ * A translation file as Folio writes it: the translated title and summary, the engine that made it
+ * (`<id>:<version>`), `automated: true`, `verified: false` until a person runs `translations verify`,
+ * and the English source it was made from.
+ */
+export function translationFile(doc: DocumentText, meta: TranslationMeta): string {
+  const front = {
+    title: doc.title,
+    ...(doc.summary === undefined ? {} : { summary: doc.summary }),
+    ...(meta.modified ? { modified: meta.modified } : {}),
+    provider: meta.provider,
+    automated: true,
+    verified: false,
+    source_hash: meta.sourceHash,
+  };
+  return `---\n${yaml.dump(front, { lineWidth: -1, quotingType: '"', forceQuotes: true }).replace(/: "(true|false)"$/gm, ': $1')}---\n\n${doc.body.replace(/^\n+/, '')}`;
+}
