@@ -233,7 +233,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
-  const termNames = await loadTermNames(opts.contentDir, usedTerms(posts));
+  const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
   const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
   const filled = (text: string) => format(text, filling);
   // A translated sentence holds the name and address isolated (FSI…PDI), so that in a right-to-left

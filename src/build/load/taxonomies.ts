@@ -4,7 +4,7 @@ import yaml from 'js-yaml';
 import { ContentErrors, FileError } from '../file-error.ts';
 import { slugify } from '../slugify.ts';
 import { TRANSLATED_CODES } from '../../core/languages.ts';
-import type { PostRecord, TaxonomyKind, TermNames } from '../../core/types.ts';
+import type { TaxonomyKind, TermNames } from '../../core/types.ts';
 
 export const TAXONOMIES_FILE = 'taxonomies.yaml';
 
@@ -14,10 +14,8 @@ const NOUN: Record<TaxonomyKind, string> = { categories: 'category', tags: 'tag'
 /** The slugs each taxonomy's terms have in the posts: what the file may name. */
 export type UsedTerms = Record<TaxonomyKind, ReadonlySet<string>>;
 
-export const usedTerms = (posts: readonly Pick<PostRecord, TaxonomyKind>[]): UsedTerms => ({
-  categories: new Set(posts.flatMap((p) => p.categories.map((t) => t.slug))),
-  tags: new Set(posts.flatMap((p) => p.tags.map((t) => t.slug))),
-});
+/** The terms in use, from each taxonomy's slugs (with repeats). */
+export const usedTerms = (slugs: (kind: TaxonomyKind) => readonly string[]): UsedTerms => ({ categories: new Set(slugs('categories')), tags: new Set(slugs('tags')) });
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
