@@ -1,7 +1,8 @@
 // Author command: `npm run translations -- status [--root DIR]` prints each translation's state;
+// it also counts, per language, the category and tag names content/taxonomies.yaml lacks;
 // `npm run translations -- stamp <slug> <lang>...` or `stamp --unstamped` records the English source hash.
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
-import { loadAll, stamp, status } from '../src/build/translation-status.ts';
+import { loadAll, stamp, status, termNameGaps } from '../src/build/translation-status.ts';
 
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--root');
@@ -11,12 +12,16 @@ const posts = await loadAll(root);
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped' } as const;
 
 if (command === 'status' || command === undefined) {
-  const width = Math.max(...posts.map((p) => p.slug.length));
+  const label = 'term names missing';
+  const width = Math.max(label.length, ...posts.map((p) => p.slug.length));
   console.log(`${''.padEnd(width)}  ${TRANSLATED_CODES.map((c) => c.padEnd(10)).join('')}`);
   for (const p of posts) {
     const row = status(p);
     console.log(`${p.slug.padEnd(width)}  ${TRANSLATED_CODES.map((c) => MARK[row.states[c]!].padEnd(10)).join('')}`);
   }
+  // Categories and tags without a name in the language (they read the English one): content/taxonomies.yaml.
+  const gaps = await termNameGaps(root, posts);
+  console.log(`\n${label.padEnd(width)}  ${TRANSLATED_CODES.map((c) => String(gaps[c] || MARK.available).padEnd(10)).join('')}`);
 } else if (command === 'stamp') {
   const targets: [string, string][] = [];
   if (rest[0] === '--unstamped') {

@@ -17,6 +17,7 @@ import { pooled } from './pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
 import { loadPost, listPostSlugs, postSource, type PostSource, type SourceFile } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
+import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './slugify.ts';
 import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
@@ -232,8 +233,14 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
-  const attribution = format(site.settings.attribution, { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') });
-  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution }, posts };
+  const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
+  const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
+  const filled = (text: string) => format(text, filling);
+  // A translated sentence holds the name and address isolated (FSI…PDI), so that in a right-to-left
+  // language the parenthesised Latin address keeps its order and its brackets.
+  const isolated = Object.fromEntries(Object.entries(filling).map(([k, v]) => [k, `\u2068${v}\u2069`]));
+  const attributions = Object.fromEntries(Object.entries(site.settings.attributions).map(([code, text]) => [code, format(text, isolated)]));
+  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
   const changed = new Set(slugs.filter((slug) => !taken.has(slug)));

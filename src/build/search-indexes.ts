@@ -1,3 +1,4 @@
+import { termName } from '../core/term-names.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { placeFile } from './place-file.ts';
@@ -73,7 +74,8 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
       if (!availableLanguages(post, policy).includes(lang)) continue;
       const entry = post.entries[lang]!;
       const body = text(post.slug, lang) ?? '';
-      const terms = [...post.categories, ...post.tags].map((t) => t.name).join(' ');
+      // The terms as the language names them: what a reader of it would type.
+      const terms = (['categories', 'tags'] as const).flatMap((kind) => post[kind].map((t) => termName(catalog, kind, t, lang))).join(' ');
       const head = [entry.title, entry.summary ?? '', terms].join(' \n ');
       inputs.update(`${id}\0${head}\0${body}\0`);
       docs.push({ id, head, body });

@@ -3,6 +3,8 @@ import { TRANSLATED_CODES } from '../core/languages.ts';
 import type { TranslationState } from '../core/types.ts';
 import { sourceHash } from './derive/source-hash.ts';
 import { listPostSlugs, loadPost, type PostSource } from './load/posts.ts';
+import { loadTermNames, missingTermNames, usedTerms } from './load/taxonomies.ts';
+import { slugify } from './slugify.ts';
 import { join } from 'node:path';
 
 /** The author's view of translations: state per post and language, and stamping. */
@@ -37,4 +39,10 @@ export async function stamp(post: PostSource, lang: string): Promise<string> {
   const head = raw.slice(0, end).replace(/\nsource_hash:.*$/m, '');
   await writeFile(t.file, `${head}\nsource_hash: "${hash}"${raw.slice(end)}`);
   return t.file;
+}
+
+/** Per translated language, how many categories and tags in use have no name of their own there (content/taxonomies.yaml). */
+export async function termNameGaps(contentDir: string, posts: readonly PostSource[]): Promise<Record<string, number>> {
+  const used = usedTerms((kind) => posts.flatMap((p) => p.english[kind].map(slugify)));
+  return missingTermNames(await loadTermNames(contentDir, used), used);
 }

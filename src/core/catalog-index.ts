@@ -1,10 +1,10 @@
 import { LANGUAGE_CODES } from './languages.ts';
 import { availableLanguages, type Policy } from './availability.ts';
-import type { Catalog, PostRecord, Term } from './types.ts';
+import type { Catalog, PostRecord, TaxonomyKind, Term } from './types.ts';
+
+export type { TaxonomyKind } from './types.ts';
 
 /** Lookups derived once from a catalog, so every answer is a walk over prepared lists. */
-export type TaxonomyKind = 'categories' | 'tags';
-
 export interface TermIndex {
   term: Term;
   posts: PostRecord[];

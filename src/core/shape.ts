@@ -1,8 +1,9 @@
 import { DEFAULT_LANGUAGE } from './languages.ts';
 import { messages } from './messages.ts';
-import { absolute, paths, type UrlScope } from './urls.ts';
+import { absolute, paths } from './urls.ts';
 import type { Resolved } from './availability.ts';
-import type { EntryBody } from './types.ts';
+import { termName } from './term-names.ts';
+import type { Catalog, EntryBody } from './types.ts';
 import type { PageQuery } from './params.ts';
 
 /** Output mappers: a resolved entry becomes the summary, detail and meta objects of SERVICE.md. */
@@ -69,7 +70,8 @@ function translationMeta(r: Resolved): TranslationMeta | undefined {
   };
 }
 
-export function summary(scope: UrlScope, r: Resolved, available: readonly string[]): Summary {
+/** A post in the language it was resolved to: its terms named in that language too. */
+export function summary(scope: Catalog, r: Resolved, available: readonly string[]): Summary {
   const { post, entry } = r;
   const modified = entry.modified ?? post.modified;
   const translation = translationMeta(r);
@@ -82,8 +84,8 @@ export function summary(scope: UrlScope, r: Resolved, available: readonly string
     ...(entry.summary ? { summary: entry.summary } : {}),
     url: absolute(scope, paths.post(scope, post.slug, r.lang)),
     featured_image: post.featured_image,
-    categories: post.categories.map((t) => t.name),
-    tags: post.tags.map((t) => t.name),
+    categories: post.categories.map((t) => termName(scope, 'categories', t, r.lang)),
+    tags: post.tags.map((t) => termName(scope, 'tags', t, r.lang)),
     language: r.lang,
     is_translation: r.lang !== DEFAULT_LANGUAGE,
     translations_available: available.filter((code) => code !== r.lang),

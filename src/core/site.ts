@@ -2,7 +2,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from './languages.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { readLang, type Params } from './params.ts';
 import { absolute, paths } from './urls.ts';
-import type { Product } from './types.ts';
+import type { Product, SiteSettings } from './types.ts';
 
 export interface SiteInfo {
   name: string;
@@ -88,4 +88,13 @@ export function product(index: CatalogIndex): ProductInfo {
     download_url: absolute(scope, p.download_url),
     api_url: absolute(scope, paths.api(scope, `/api/products/${PRODUCT_SLUG}`)),
   };
+}
+
+/**
+ * The attribution a language's pages and feed print: its own sentence (site.yaml `attributions:`),
+ * else the English one, said to be English so that it is marked as such. The API's stays English.
+ */
+export function attributionIn(site: SiteSettings, lang: string): { text: string; english: boolean } {
+  const own = site.attributions[lang];
+  return own === undefined ? { text: site.attribution, english: true } : { text: own, english: false };
 }

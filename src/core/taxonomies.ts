@@ -1,8 +1,10 @@
 import { isAvailable } from './availability.ts';
 import type { CatalogIndex, TaxonomyKind, TermIndex } from './catalog-index.ts';
 import { errors } from './errors.ts';
+import { language } from './languages.ts';
 import { readLang, readList, type Params } from './params.ts';
 import { collection, type Collection } from './posts.ts';
+import { termName } from './term-names.ts';
 import type { PostRecord } from './types.ts';
 
 export interface TermCount {
@@ -18,14 +20,18 @@ export interface TaxonomyList {
 
 const NOUN: Record<TaxonomyKind, string> = { categories: 'Category', tags: 'Tag' };
 
-/** Terms with the number of posts available in the language; terms with none there are left out. */
+/**
+ * Terms with the number of posts available in the language, named and ordered in it; terms with
+ * none there are left out.
+ */
 export function listTerms(index: CatalogIndex, kind: TaxonomyKind, params: Params): TaxonomyList {
   const { lang } = readLang(params);
   const data: TermCount[] = [];
   for (const { term, posts } of index.terms[kind].values()) {
     const count = posts.filter((p) => isAvailable(p, lang, index.policy)).length;
-    if (count > 0) data.push({ slug: term.slug, name: term.name, count });
+    if (count > 0) data.push({ slug: term.slug, name: termName(index.catalog, kind, term, lang), count });
   }
+  data.sort((a, b) => a.name.localeCompare(b.name, language(lang).locale));
   return { attribution: index.catalog.site.attribution, data };
 }
 

@@ -17,7 +17,10 @@ export interface SiteSettings {
   /** Optional localized descriptions, by language code. */
   descriptions: Record<string, string>;
   author: string;
+  /** The attribution sentence ({name} and {url} filled at build time): what the API prints. */
   attribution: string;
+  /** Its translations, by language code, filled the same way: what each language's pages print. */
+  attributions: Record<string, string>;
   /** Serve stale translations (marked `stale: true`) instead of treating them as unavailable. */
   serve_stale: boolean;
   product: Product;
@@ -37,10 +40,19 @@ export interface EntryMeta {
   alts?: Record<string, string>;
 }
 
+export type TaxonomyKind = 'categories' | 'tags';
+
 export interface Term {
   slug: string;
+  /** The English name, as the posts' front matter writes it. */
   name: string;
 }
+
+/**
+ * Names of the categories and tags in other languages (content/taxonomies.yaml): by taxonomy, by
+ * the term's (English) slug, then by language code. A name not given reads the English one.
+ */
+export type TermNames = Record<TaxonomyKind, Record<string, Record<string, string>>>;
 
 export interface ImageInfo {
   /** Site path (base included), e.g. /media/<slug>/cover.jpg */
@@ -71,6 +83,7 @@ export interface Catalog {
   /** Path prefix of this content root: '' for the site, '/sandbox' for the sandbox. */
   base: string;
   site: SiteSettings;
+  term_names: TermNames;
   /** Newest first. */
   posts: PostRecord[];
 }

@@ -15,7 +15,9 @@ const POST_FIELDS = `  slug: String!
   url: String!
   "A site path, or null when the post has no image."
   featuredImage: String
+  "Category names in the language of the returned content."
   categories: [String!]!
+  "Tag names in the language of the returned content."
   tags: [String!]!
   "Language of the returned content."
   language: String!
@@ -102,7 +104,9 @@ type Language {
 }
 
 type Term {
+  "Stable identifier, from the English name, the same in every language."
   slug: String!
+  "The name in the requested language, else the English name."
   name: String!
   "Posts available in the requested language."
   count: Int!

@@ -53,8 +53,8 @@ const summaryProperties: Record<string, Schema> = {
   summary: str('Short summary; may be absent'),
   url: uri('Canonical page of the post in the returned language'),
   featured_image: { type: 'string', nullable: true, description: 'Path of the featured image, null when none' },
-  categories: array(str(), 'Category names'),
-  tags: array(str(), 'Tag names'),
+  categories: array(str(), 'Category names in the item\'s language (English for English and fallback items); the slugs come from the English names'),
+  tags: array(str(), 'Tag names in the item\'s language (English for English and fallback items); may be empty'),
   language: languageCode,
   is_translation: bool('False for English and for fallback content'),
   translations_available: array(languageCode, 'Other languages the post is available in'),
@@ -131,7 +131,17 @@ export const searchBody = object(
   'Search results, most relevant first (no pagination block)',
 );
 
-export const taxonomyList = object({ attribution, data: array(object({ slug: str(), name: str(), count: int('Posts available in the language', 0) })) });
+export const taxonomyList = object({
+  attribution,
+  data: array(
+    object({
+      slug: str('Stable identifier, from the English name, the same in every language'),
+      name: str('The name in the requested language (content/taxonomies.yaml), else the English name'),
+      count: int('Posts available in the language', 0),
+    }),
+    'Ordered by name in the requested language',
+  ),
+});
 
 export const languages = object({
   attribution,

@@ -5,6 +5,7 @@ import { hrefOf, PAGE_SIZE, pageFile, pageSpecs, type PageSpec } from './page-sp
 import type { SiteRoot } from './data.ts';
 import type { Core } from '../core/index.ts';
 import type { TermCount } from '../core/taxonomies.ts';
+import { termName } from '../core/term-names.ts';
 
 export type ListSpec = Extract<PageSpec, { kind: 'home' | 'term' }>;
 
@@ -42,7 +43,7 @@ function pageData(root: SiteRoot, spec: ListSpec) {
   const params = new URLSearchParams({ lang: spec.lang, page: String(spec.page), per_page: String(PAGE_SIZE) });
   const list = spec.kind === 'home' ? core.posts.list(params) : core.terms.posts(spec.taxonomy, spec.slug, params);
   const term = spec.kind === 'term' ? core.index.terms[spec.taxonomy].get(spec.slug)!.term : undefined;
-  const heading = spec.kind === 'home' ? m.latest : format(spec.taxonomy === 'categories' ? m.inCategory : m.tagged, { name: `\u2068${term!.name}\u2069` });
+  const heading = spec.kind === 'home' ? m.latest : format(spec.taxonomy === 'categories' ? m.inCategory : m.tagged, { name: `\u2068${termName(core.catalog, spec.taxonomy, term!, spec.lang)}\u2069` });
   const description = spec.kind === 'home' ? (core.catalog.site.descriptions[spec.lang] ?? core.catalog.site.description) : heading;
   const alternates = core.index.languagesWithPosts.map((code) => ({
     code,

@@ -98,7 +98,7 @@ describe('the reader\'s site in Chromium', { skip: chromiumSkip }, () => {
     await page.close();
   });
 
-  test('in Arabic pages the English attribution is isolated: its full stop ends the English sentence', async () => {
+  test('in Arabic pages the Arabic attribution reads right to left: its full stop is left of the word it ends', async () => {
     const page = await chrome.browser.newPage();
     await page.goto(`${server.url}/ar/`);
     const [first, last] = await page.locator('footer.site p').first().evaluate((el) => {
@@ -112,7 +112,7 @@ describe('the reader\'s site in Chromium', { skip: chromiumSkip }, () => {
       const end = text.textContent!.length - 1;
       return [at(end - 1), at(end)];
     });
-    assert.ok(last! > first!, `the final "." is right of the word it ends (left to right): ${first} < ${last}`);
+    assert.ok(last! < first!, `the final "." is left of the word it ends (right to left): ${last} < ${first}`);
     await page.close();
   });
 });

@@ -153,13 +153,16 @@ describe('plurals', () => {
 });
 
 describe('bidi and the attribution', () => {
-  test('the attribution is built on the site address and isolated in the page; every surface prints the same', async () => {
+  test('the attribution is built on the site address and isolated in the page; every API surface prints the same', async () => {
     const siteInfo = await get(site.url, '/api/site');
     const attribution: string = siteInfo.json.attribution;
     assert.ok(attribution.includes(`(${new URL(siteInfo.json.url).origin})`), attribution);
     for (const path of ['/api/posts', '/api/languages', '/api/search?q=web']) assert.equal((await get(site.url, path)).json.attribution, attribution, path);
+    const en = await get(site.url, '/');
+    assert.match(en.text, new RegExp(`<bdi lang="en" data-attribution>${attribution.replace(/[.()]/g, '\\$&')}</bdi>`));
+    // A language's pages print its own sentence, the site's name and address isolated in it.
     const ar = await get(site.url, '/ar/');
-    assert.match(ar.text, new RegExp(`<bdi lang="en" data-attribution>${attribution.replace(/[.()]/g, '\\$&')}</bdi>`));
+    assert.match(ar.text, new RegExp(`<span data-attribution>[^<]*\u2068${new URL(siteInfo.json.url).origin.replace(/[.]/g, '\\$&')}\u2069[^<]*</span>`));
     const feed = await get(site.url, '/feed.xml');
     assert.match(feed.text, /<copyright>Source: /);
   });

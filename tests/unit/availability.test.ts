@@ -15,7 +15,8 @@ function core(serveStale: boolean) {
   const catalog: Catalog = {
     site_url: 'https://example.org',
     base: '',
-    site: { name: 'S', description: 'D', descriptions: {}, author: 'A', attribution: 'cite us', serve_stale: serveStale, product: { title: 'P', description: 'd', format: 'PDF', price_usd: 1, currency: 'USD', landing_url: '/p', download_url: '/d' } },
+    site: { name: 'S', description: 'D', descriptions: {}, author: 'A', attribution: 'cite us', attributions: {}, serve_stale: serveStale, product: { title: 'P', description: 'd', format: 'PDF', price_usd: 1, currency: 'USD', landing_url: '/p', download_url: '/d' } },
+    term_names: { categories: { c: { fr: 'Cé' } }, tags: {} },
     posts: [
       post('c-newest', '2026-03-01T00:00:00Z', { en, fr: tr('available') }),
       post('b-stale', '2026-02-01T00:00:00Z', { en, fr: tr('stale') }),
@@ -68,9 +69,9 @@ test('pagination maths', () => {
   assert.deepEqual(c.posts.list(q('lang=de')).pagination, { page: 1, per_page: 10, total: 0, total_pages: 0 });
 });
 
-test('taxonomy counts follow availability', () => {
+test('taxonomy counts follow availability; names follow the language', () => {
   const c = core(false);
   assert.deepEqual(c.terms.list('categories', q('')).data, [{ slug: 'c', name: 'C', count: 3 }]);
-  assert.deepEqual(c.terms.list('categories', q('lang=fr')).data, [{ slug: 'c', name: 'C', count: 1 }]);
+  assert.deepEqual(c.terms.list('categories', q('lang=fr')).data, [{ slug: 'c', name: 'Cé', count: 1 }]);
   assert.deepEqual(c.terms.list('categories', q('lang=de')).data, []);
 });

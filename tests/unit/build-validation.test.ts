@@ -104,3 +104,30 @@ test('every error of a build is reported together (every field of a file too), o
   ]);
   for (const e of errors) assert.ok(!e.message.includes('\n'), 'one line');
 });
+
+test('taxonomies.yaml names terms per language by their English name or slug; the API, summaries and the page attribution follow', async () => {
+  const r = await build({
+    'site.yaml': `${SITE}attributions:\n  fr: "Source : {name} ({url})"\n`,
+    'posts/hello/en.md': EN.replace('categories: [Tech]', 'categories: [Tech Culture]\ntags: [link rot]'),
+    'taxonomies.yaml': 'categories:\n  Tech Culture:\n    fr: Culture technique\n    ja: 技術文化\ntags:\n  link-rot:\n    fr: liens morts\n',
+  });
+  assert.deepEqual(r.catalog.term_names, { categories: { 'tech-culture': { fr: 'Culture technique', ja: '技術文化' } }, tags: { 'link-rot': { fr: 'liens morts' } } });
+  assert.deepEqual(r.catalog.posts[0]!.categories, [{ slug: 'tech-culture', name: 'Tech Culture' }], 'the slug and the record stay English');
+  assert.equal(r.catalog.site.attribution, 'cite');
+  assert.match(r.catalog.site.attributions.fr!, /^Source : \u2068S\u2069 \(\u2068http:\/\/[^\u2069]+\u2069\)$/, 'name and address filled, isolated in the translated sentence');
+});
+
+test('a taxonomies.yaml error names the file, its line and the term; every error at once', async () => {
+  const errors = await errorsOf({
+    'posts/hello/en.md': EN.replace('categories: [Tech]', 'categories: [Tech]\ntags: [maps]'),
+    'taxonomies.yaml': 'categories:\n  Tech:\n    fr: Technique\n    xx: Nope\n  Cooking:\n    fr: Cuisine\ntags:\n  maps:\n    en: maps\n    de: ""\n',
+  });
+  assert.deepEqual(errors.map((e) => e.message.replace(/^.*taxonomies\.yaml/, 'taxonomies.yaml')), [
+    'taxonomies.yaml:4: categories.Tech.xx: is not a translated language code (one of es, zh, ar, pt-br, fr, ja, de, ru, id, hi, ko, tr, vi; the English name is the posts\' own)',
+    'taxonomies.yaml:5: categories.Cooking: is not a category of any post (the posts\' categories: tech)',
+    'taxonomies.yaml:9: tags.maps.en: is not a translated language code (one of es, zh, ar, pt-br, fr, ja, de, ru, id, hi, ko, tr, vi; the English name is the posts\' own)',
+    'taxonomies.yaml:10: tags.maps.de: must be a non-empty name',
+  ]);
+  await fails({ 'posts/hello/en.md': EN, 'taxonomies.yaml': 'categories:\n  Tech: [a\n' }, /taxonomies\.yaml$/, /taxonomies\.yaml:\d+: is not valid YAML/);
+  await fails({ 'posts/hello/en.md': EN, 'taxonomies.yaml': 'kinds:\n  Tech:\n    fr: T\n' }, /taxonomies\.yaml$/, /taxonomies\.yaml:1: kinds: is not a taxonomy/);
+});

@@ -6,6 +6,7 @@ import type { Element, Root } from 'hast';
 import type { Language } from '../../core/languages.ts';
 import { format, messages } from '../../core/messages.ts';
 import { absolute, paths } from '../../core/urls.ts';
+import { attributionIn } from '../../core/site.ts';
 import type { FeedFile } from '../../core/formats.ts';
 import type { Core } from '../../core/index.ts';
 
@@ -17,7 +18,7 @@ export interface FeedData {
   description: string;
   /** hreflang of the language. */
   language: string;
-  /** The site's attribution (SITE_URL's). */
+  /** The site's attribution (SITE_URL's) in the feed's language. */
   rights: string;
   /** The language's home page. */
   home: string;
@@ -80,7 +81,7 @@ export async function feedData(core: Core, lang: Language): Promise<FeedData> {
     title: format(messages(lang.code).feedTitle, { site: scope.site.name }),
     description: scope.site.descriptions[lang.code] ?? scope.site.description,
     language: lang.hreflang,
-    rights: scope.site.attribution,
+    rights: attributionIn(scope.site, lang.code).text,
     home: absolute(scope, paths.home(scope, lang.code)),
     self: (file) => absolute(scope, paths.feed(scope, lang.code, file)),
     updated: changes.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)),

@@ -27,12 +27,18 @@ export async function loadSite(root: string): Promise<LoadedSite> {
     throw new FileError(file, '', `could not be read as YAML: ${(e as Error).message}`);
   }
   if (!data || typeof data !== 'object') throw new FileError(file, '', 'must be a YAML mapping');
-  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'serve_stale', 'product']);
+  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product']);
   f.check();
-  const descriptions = (f.data.descriptions ?? {}) as Record<string, unknown>;
-  for (const [code, text] of Object.entries(descriptions)) {
-    if (!LANGUAGE_CODES.includes(code) || typeof text !== 'string') f.fail(`descriptions.${code}`, 'must map a language code to a string');
-  }
+  /** A text's translations (`descriptions:`, `attributions:`): a string per language code. */
+  const byLanguage = (field: string) => {
+    const texts = (f.data[field] ?? {}) as Record<string, unknown>;
+    for (const [code, text] of Object.entries(texts)) {
+      if (!LANGUAGE_CODES.includes(code) || typeof text !== 'string') f.fail(`${field}.${code}`, 'must map a language code to a string');
+    }
+    return texts as Record<string, string>;
+  };
+  const descriptions = byLanguage('descriptions');
+  const attributions = byLanguage('attributions');
   const p = f.data.product;
   if (!p || typeof p !== 'object') f.fail('product', 'must be a mapping with title, description, format, price_usd, currency, landing_url, download_url');
   const pf = new Fields(file, p as Record<string, unknown>, ['title', 'description', 'format', 'price_usd', 'currency', 'landing_url', 'download_url']);
@@ -46,9 +52,10 @@ export async function loadSite(root: string): Promise<LoadedSite> {
     settings: {
       name: f.string('name'),
       description: f.string('description'),
-      descriptions: descriptions as Record<string, string>,
+      descriptions,
       author: f.string('author'),
       attribution: f.optionalString('attribution') ?? DEFAULT_ATTRIBUTION,
+      attributions,
       serve_stale: f.boolean('serve_stale', false),
       product: {
         title: pf.string('title'),
