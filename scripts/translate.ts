@@ -1,5 +1,5 @@
 // Author command: `npm run translate -- [slug...] [--lang fr,de] [--missing] [--stale] [--provider NAME]
-// [--dry-run] [--max-chars N] [--root DIR]`: makes the missing and stale translations with the engine
+// [--dry-run] [--max-chars N] [--replace] [--root DIR]`: makes the missing and stale translations with the engine
 // content/translation.yaml names for each language, sending only what the memory does not hold.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { createProvider } from '../src/translate/providers/index.ts';
 import { providerLabel, SetupError, type Provider } from '../src/translate/provider.ts';
 import { loadTranslationSettings, providerFor } from '../src/translate/settings.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
-import { recordWritten, translatePost } from '../src/translate/translate-post.ts';
+import { adoptTranslation, recordWritten, translatePost } from '../src/translate/translate-post.ts';
 import { translationFile } from '../src/translate/translation-file.ts';
 
 const { values, positionals } = parseArgs({
@@ -23,6 +23,7 @@ const { values, positionals } = parseArgs({
     provider: { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
     'max-chars': { type: 'string' },
+    replace: { type: 'boolean', default: false },
     root: { type: 'string', default: 'content' },
   },
 });
@@ -83,16 +84,26 @@ for (const post of posts) {
   const english = { title: post.english.title, summary: post.english.summary, body: post.english.body };
   const hash = sourceHash(post.english.title, post.english.body);
   const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
+  const asDocument = (t: (typeof post.translations)[number]) => ({ title: t.title, summary: t.summary, body: t.body });
+  // Current translations made outside Folio become the memory's (a person's), so later English edits send only what changed.
+  let adopted = 0;
+  for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, asDocument(t))) adopted++;
+  if (adopted && !dryRun) await memory.save();
   for (const [lang, provider] of routes) {
     const state = states[lang]!;
     if (!wanted.has(state === 'unstamped' ? 'stale' : state)) continue;
     totals.posts++;
     const existing = post.translations.find((t) => t.lang === lang);
+    if (existing && !memory.hasRecord(lang) && !values.replace) {
+      totals.skipped++;
+      console.log(`${post.slug} ${lang}: ${state}, and made outside Folio: which of its words match the new English cannot be told; --replace translates it anew (its text is replaced)`);
+      continue;
+    }
     const outcome = await translatePost({
       slug: post.slug,
       lang,
       english,
-      existing: existing && existing.format === 'md' ? { title: existing.title, summary: existing.summary, body: existing.body } : undefined,
+      existing: existing && existing.format === 'md' && memory.hasRecord(lang) ? asDocument(existing) : undefined,
       provider,
       engine: providerLabel(provider),
       memory,

@@ -56,6 +56,18 @@ export class MarkupError extends Error {}
 const TAG = /<(\/?)(em|strong|del|a|x)(?:\s+i="(\d+)")?\s*(\/?)>/gi;
 
 /**
+ * Engines that move words around split a link they cannot keep whole: `<a i="1">podredumbre</a> de
+ * <a i="1">enlace</a>` (Apertium, "link rot"). Pieces of one link with only words between them are
+ * joined back into one anchor.
+ */
+export function joinSplitLinks(text: string): string {
+  const split = /<a i="(\d+)">((?:(?!<\/?a[\s>])[\s\S])*)<\/a>([^<]*)<a i="\1">/;
+  let joined = text;
+  while (split.test(joined)) joined = joined.replace(split, '<a i="$1">$2$3');
+  return joined;
+}
+
+/**
  * Tagged text back to inline nodes, with every slot used exactly once and every tag closed in
  * order; anything else (a placeholder dropped, doubled or invented, a tag the engine broke) is a
  * MarkupError naming it.
@@ -77,6 +89,7 @@ export function decodeInline(text: string, slots: readonly PhrasingContent[]): P
     if (/[<>]/.test(raw)) throw new MarkupError(`a broken tag in "${raw.slice(0, 40)}"`);
     stack.at(-1)!.children.push({ type: 'text', value });
   };
+  text = joinSplitLinks(text);
   let at = 0;
   for (const m of text.matchAll(TAG)) {
     addText(text.slice(at, m.index));

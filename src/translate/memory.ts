@@ -74,6 +74,23 @@ export class TranslationMemory {
     return edits;
   }
 
+  /** Has Folio written (or adopted) this language's file? */
+  hasRecord(lang: string): boolean {
+    return this.data.written[lang] !== undefined;
+  }
+
+  /**
+   * A translation made outside Folio that matches the current English, taken as a person's work
+   * segment by segment, so a later English edit sends only the segments it changed. False when its
+   * blocks do not line up with the English.
+   */
+  adopt(lang: string, sources: readonly string[], texts: readonly string[]): boolean {
+    if (sources.length !== texts.length) return false;
+    for (const [i, source] of sources.entries()) this.entry(source, lang).human = texts[i]!;
+    this.wrote(lang, sources, texts);
+    return true;
+  }
+
   /** Records what a translation file was written from (see recordHumanEdits). */
   wrote(lang: string, sources: readonly string[], texts: readonly string[]): void {
     this.data.written[lang] = sources.map((s, i) => [segmentKey(s), texts[i]!]);

@@ -55,7 +55,7 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
   const sources = doc.segments.map((s) => s.text);
   const outcome: Outcome = { segments: sources.length, fromMemory: 0, human: 0, sent: 0, chars: 0, failed: [] };
   if (job.existing) {
-    const current = segmentDocument(job.existing).segments.map((s) => s.text);
+    const current = segmentTexts(job.existing);
     if (job.memory.recordHumanEdits(job.lang, current) === undefined) {
       outcome.skipped = 'its file no longer lines up with what Folio wrote (blocks added or removed by hand): edit it to match the English, or delete it to translate anew';
       return outcome;
@@ -115,9 +115,15 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
   return outcome;
 }
 
+const segmentTexts = (doc: DocumentText) => segmentDocument(doc).segments.map((s) => s.text);
+
 /** Records what a written translation was made from, read back from the file's own text. */
 export function recordWritten(memory: TranslationMemory, lang: string, english: DocumentText, written: DocumentText): void {
-  const sources = segmentDocument(english).segments.map((s) => s.text);
-  const texts = segmentDocument(written).segments.map((s) => s.text);
+  const sources = segmentTexts(english);
+  const texts = segmentTexts(written);
   if (texts.length === sources.length) memory.wrote(lang, sources, texts);
 }
+
+/** Takes a current translation made outside Folio into the memory as a person's (see TranslationMemory.adopt). */
+export const adoptTranslation = (memory: TranslationMemory, lang: string, english: DocumentText, translation: DocumentText) =>
+  memory.adopt(lang, segmentTexts(english), segmentTexts(translation));

@@ -64,7 +64,8 @@ export function apertium(): Provider {
       if (!pipeline) throw new SetupError(`apertium does not translate into ${lang} (it has es, and fr and pt-br through Spanish)`);
       let text = segments.map((s) => `${OPEN}${s}</div>`).join('\n');
       for (const mode of pipeline.modes) text = await run(mode, text);
-      const out = [...text.matchAll(/<div class="folio-segment">([\s\S]*?)<\/div>/g)].map((m) => m[1]!.trim());
+      // With -u an unknown word's slot is left as a blank: runs of spaces, a space before punctuation.
+      const out = [...text.matchAll(/<div class="folio-segment">([\s\S]*?)<\/div>/g)].map((m) => m[1]!.trim().replace(/ {2,}/g, ' ').replace(/ ([,.;:!?])/g, '$1'));
       if (out.length !== segments.length) throw new RetryableError(`apertium returned ${out.length} segments for ${segments.length}`);
       return out;
     },

@@ -1,0 +1,109 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import matter from 'gray-matter';
+import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
+import { segmentDocument } from '../../src/translate/segments.ts';
+import { loadAll, status } from '../../src/build/translation-status.ts';
+import { markdownShape } from '../helpers/markdown-shape.ts';
+
+const apertiumSkip = isApertiumInstalled() ? false : 'Apertium not found (apt-get install -y apertium apertium-eng-spa apertium-fr-es apertium-es-pt; .ci/run installs it)';
+const LANGS = ['es', 'fr', 'pt-br'];
+
+/** `npm run translate` as an author runs it, on a copy of the demo content. */
+function translate(root: string, ...args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['scripts/translate.ts', '--root', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+const sentOf = (out: string) => Number(/(\d+) segments sent/.exec(out)?.[1] ?? NaN);
+
+describe('npm run translate with Apertium, the real offline engine', { skip: apertiumSkip }, () => {
+  let root: string;
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'folio-translate-'));
+    await cp('content', root, { recursive: true });
+    // The demo's own es, fr and pt-br go: every essay is translated by the engine.
+    for (const slug of await readdir(join(root, 'posts'))) for (const lang of LANGS) await rm(join(root, 'posts', slug, `${lang}.md`), { force: true });
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  test('every demo essay into es, fr and pt-br: the English structure exactly, the words in another language, stamped and available', async () => {
+    const run = await translate(root, '--lang', LANGS.join(','));
+    assert.equal(run.code, 0, run.out);
+    const posts = await loadAll(root);
+    for (const post of posts) {
+      const english = { title: post.english.title, summary: post.english.summary, body: post.english.body };
+      const sources = segmentDocument(english).segments;
+      for (const lang of LANGS) {
+        assert.equal(status(post).states[lang], 'available', `${post.slug} ${lang}`);
+        const file = await readFile(join(post.dir, `${lang}.md`), 'utf8');
+        const { data, content } = matter(file);
+        assert.match(String(data.provider), /^apertium:\d/, 'the engine that made it, with its version');
+        assert.equal(data.automated, true);
+        assert.equal(data.verified, false);
+        assert.equal(markdownShape(content), markdownShape(post.english.body), `${post.slug} ${lang}: the English structure`);
+        const translated = segmentDocument({ title: String(data.title), summary: data.summary, body: content }).segments;
+        assert.equal(translated.length, sources.length);
+        const changed = translated.filter((s, i) => s.text !== sources[i]!.text).length;
+        assert.ok(changed / sources.length > 0.9, `${post.slug} ${lang}: ${changed} of ${sources.length} segments in another language`);
+      }
+    }
+  });
+
+  test('nothing changed: nothing is sent; one English sentence edited: one segment per language; a person\'s correction is kept', async () => {
+    const again = await translate(root, '--lang', LANGS.join(','));
+    assert.equal(again.code, 0, again.out);
+    assert.equal(sentOf(again.out), 0, again.out);
+
+    const post = join(root, 'posts', 'the-slow-web');
+    const en = await readFile(join(post, 'en.md'), 'utf8');
+    await writeFile(join(post, 'en.md'), en.replace('The site had simply stopped being paid for.', 'The site had simply stopped being paid for, quietly.'));
+    // A reviewer's correction of another paragraph, in the Spanish file.
+    const es = await readFile(join(post, 'es.md'), 'utf8');
+    const heading = /^## .*$/m.exec(matter(es).content)![0];
+    await writeFile(join(post, 'es.md'), es.replace(heading, '## Lo que un lector corrigió'));
+
+    const dry = await translate(root, 'the-slow-web', '--dry-run');
+    assert.equal(dry.code, 0, dry.out);
+    for (const lang of LANGS) assert.match(dry.out, new RegExp(`the-slow-web ${lang} \\(apertium\\): \\d+ segments, \\d+ from memory.*to send 1 \\(`), dry.out);
+
+    const edit = await translate(root, '--lang', LANGS.join(','));
+    assert.equal(edit.code, 0, edit.out);
+    assert.equal(sentOf(edit.out), LANGS.length, edit.out);
+    const kept = await readFile(join(post, 'es.md'), 'utf8');
+    assert.match(kept, /^## Lo que un lector corrigió$/m, 'the correction survives a new translation');
+    assert.match(edit.out, /the-slow-web es .*\(1 by a person\)/);
+    for (const lang of LANGS) assert.equal(status((await loadAll(root)).find((p) => p.slug === 'the-slow-web')!).states[lang], 'available');
+  });
+
+  test('an engine that does not serve a language is refused before anything is sent, and other files are untouched', async () => {
+    const post = join(root, 'posts', 'the-slow-web');
+    const ar = await readFile(join(post, 'ar.md'), 'utf8');
+    const refused = await translate(root, 'the-slow-web', '--lang', 'ar', '--provider', 'apertium');
+    assert.equal(refused.code, 2, refused.out);
+    assert.match(refused.out, /apertium does not translate into ar/);
+    assert.equal(await readFile(join(post, 'ar.md'), 'utf8'), ar);
+  });
+
+  test('bad input is one line, before anything is sent', async () => {
+    for (const [args, message] of [
+      [['--lang', 'xx'], /"xx" is not one of the 13 translated languages/],
+      [['--provider', 'nope', '--lang', 'es'], /unknown translation provider "nope"/],
+      [['no-such-post'], /no post "no-such-post"/],
+    ] as [string[], RegExp][]) {
+      const r = await translate(root, ...args);
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, message);
+      assert.equal(r.out.trim().split('\n').length, 1, r.out);
+    }
+  });
+});
