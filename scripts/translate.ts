@@ -94,7 +94,9 @@ for (const post of posts) {
     if (!wanted.has(state === 'unstamped' ? 'stale' : state)) continue;
     totals.posts++;
     const existing = post.translations.find((t) => t.lang === lang);
-    if (existing && !memory.hasRecord(lang) && !values.replace) {
+    // A scaffold (`npm run new -- --lang`) still holds the English: nobody's work is lost by translating it.
+    const scaffold = existing && !existing.source_hash && existing.body.trim() === post.english.body.trim();
+    if (existing && !memory.hasRecord(lang) && !values.replace && !scaffold) {
       totals.skipped++;
       console.log(`${post.slug} ${lang}: ${state}, and made outside Folio: which of its words match the new English cannot be told; --replace translates it anew (its text is replaced)`);
       continue;

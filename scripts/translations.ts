@@ -1,8 +1,9 @@
 // Author command: `npm run translations -- status [--root DIR]` prints each translation's state;
 // it also counts, per language, the category and tag names content/taxonomies.yaml lacks;
-// `npm run translations -- stamp <slug> <lang>...` or `stamp --unstamped` records the English source hash.
+// `npm run translations -- stamp <slug> <lang>...` or `stamp --unstamped` records the English source hash;
+// `verify <slug> <lang>...` records a person's review.
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
-import { loadAll, stamp, status, termNameGaps } from '../src/build/translation-status.ts';
+import { loadAll, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
 
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--root');
@@ -36,7 +37,14 @@ if (command === 'status' || command === undefined) {
     if (!post) throw new Error(`no post "${slug}" in ${root}/posts`);
     console.log(`stamped ${await stamp(post, lang)}`);
   }
+} else if (command === 'verify') {
+  const [slug, ...langs] = rest;
+  const post = posts.find((p) => p.slug === slug);
+  if (!post || langs.length === 0) {
+    console.error(`usage: translations verify <slug> <lang>...${slug && !post ? ` (no post "${slug}" in ${root}/posts)` : ''}`);
+    process.exitCode = 2;
+  } else for (const lang of langs) console.log(`verified ${await verify(post, lang)}`);
 } else {
-  console.error('usage: translations status | stamp <slug> <lang>... | stamp --unstamped  [--root DIR]');
+  console.error('usage: translations status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR]');
   process.exitCode = 2;
 }

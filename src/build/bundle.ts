@@ -138,7 +138,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     await mkdir(bodyDir, { recursive: true });
     const bytes = createHash('sha256');
 
-    for (const file of [english, ...source.translations]) {
+    // An unstamped translation (a scaffold still holding the English) is not published until it is stamped.
+    for (const file of [english, ...source.translations.filter((t) => t.source_hash)]) {
       const rendered = await renderFile(file);
       rendered.localImages.forEach((img) => imageNames.add(img.name));
       const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
@@ -159,9 +160,6 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
         postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
       } else {
         const t = source.translations.find((x) => x === file)!;
-        if (!t.source_hash) {
-          throw new FileError(t.file, 'source_hash', 'is missing: run `npm run translations -- stamp ' + `${slug} ${t.lang}\` once the translation matches the English source`, 1);
-        }
         postEntries[t.lang] = {
           title: t.title,
           summary: t.summary,

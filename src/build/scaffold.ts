@@ -6,7 +6,6 @@ import { SLUG_PATTERN } from '../core/params.ts';
 import { loadPost } from './load/posts.ts';
 import { RESERVED_SLUGS } from './load/reserved.ts';
 import { slugify } from './slugify.ts';
-import { stamp } from './translation-status.ts';
 
 /** A scaffolding request the author cannot have meant: said in one line. */
 export class ScaffoldError extends Error {}
@@ -16,7 +15,7 @@ const quoted = (s: string) => JSON.stringify(s);
 /**
  * `npm run new`: a post folder with an English source whose front matter is valid (it is read back
  * by the build's own loader before this returns), or, with `lang`, a translation of an existing
- * post: the English title and body to translate, stamped with the English source's hash.
+ * post: the English title and body to translate, unstamped (unpublished until translated and stamped).
  */
 export async function scaffold(contentDir: string, input: { title: string; slug?: string; lang?: string; now?: Date }): Promise<string> {
   const title = input.title.trim();
@@ -41,8 +40,8 @@ export async function scaffold(contentDir: string, input: { title: string; slug?
   const file = join(dir, `${lang}.md`);
   if (existsSync(file) || existsSync(join(dir, `${lang}.html`))) throw new ScaffoldError(`${dir} already has a ${lang} translation`);
   const { english } = await loadPost(postsDir, slug);
-  // Machine translation fills it later (or the author does): until then it holds the English to translate.
+  // It holds the English to translate, unstamped: never published as the English text. `npm run translate`
+  // fills it, or the author does and stamps it.
   await writeFile(file, `---\ntitle: ${quoted(english.title)}\nautomated: false\nverified: false\n---\n\n${english.body}`);
-  await stamp(await loadPost(postsDir, slug), lang);
   return file;
 }

@@ -28,18 +28,23 @@ export function status(post: PostSource): StatusRow {
   return { slug: post.slug, states };
 }
 
-/** Writes `source_hash` into the translation's front matter, replacing an earlier one. */
-export async function stamp(post: PostSource, lang: string): Promise<string> {
+/** Sets one field of a translation's front matter (replacing it where it is written), and returns the file. */
+async function setField(post: PostSource, lang: string, field: string, value: string): Promise<string> {
   const t = post.translations.find((x) => x.lang === lang);
   if (!t) throw new Error(`${post.slug} has no ${lang} translation`);
-  const hash = sourceHash(post.english.title, post.english.body);
   const raw = await readFile(t.file, 'utf8');
   const end = raw.indexOf('\n---', 3);
-  if (!raw.startsWith('---') || end < 0) throw new Error(`${t.file}: no front matter to stamp`);
-  const head = raw.slice(0, end).replace(/\nsource_hash:.*$/m, '');
-  await writeFile(t.file, `${head}\nsource_hash: "${hash}"${raw.slice(end)}`);
+  if (!raw.startsWith('---') || end < 0) throw new Error(`${t.file}: no front matter to change`);
+  const head = raw.slice(0, end).replace(new RegExp(`\\n${field}:.*$`, 'm'), '');
+  await writeFile(t.file, `${head}\n${field}: ${value}${raw.slice(end)}`);
   return t.file;
 }
+
+/** Writes `source_hash` into the translation's front matter, replacing an earlier one. */
+export const stamp = (post: PostSource, lang: string): Promise<string> => setField(post, lang, 'source_hash', `"${sourceHash(post.english.title, post.english.body)}"`);
+
+/** Records that a person has reviewed the translation (`verified: true`, which the API reports). */
+export const verify = (post: PostSource, lang: string): Promise<string> => setField(post, lang, 'verified', 'true');
 
 /** Per translated language, how many categories and tags in use have no name of their own there (content/taxonomies.yaml). */
 export async function termNameGaps(contentDir: string, posts: readonly PostSource[]): Promise<Record<string, number>> {

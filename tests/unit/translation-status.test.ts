@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAll, stamp, status } from '../../src/build/translation-status.ts';
+import { loadAll, stamp, status, verify } from '../../src/build/translation-status.ts';
 
 test('status and stamp: unstamped -> available -> stale after an English edit -> available again', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'folio-tr-'));
@@ -23,6 +23,10 @@ test('status and stamp: unstamped -> available -> stale after an English edit ->
     assert.equal((await state()).fr, 'available');
     assert.equal((await readFile(join(dir, 'posts/p/fr.md'), 'utf8')).match(/source_hash/g)!.length, 1, 're-stamping replaces the hash');
     await assert.rejects(stamp((await loadAll(dir))[0]!, 'de'), /no de translation/);
+    await writeFile(join(dir, 'posts/p/es.md'), '---\ntitle: "Hola"\nverified: false\n---\n\nCuerpo.\n');
+    await verify((await loadAll(dir))[0]!, 'es');
+    assert.equal((await loadAll(dir))[0]!.translations.find((t) => t.lang === 'es')!.verified, true);
+    assert.equal((await readFile(join(dir, 'posts/p/es.md'), 'utf8')).match(/verified/g)!.length, 1, 'the review replaces verified: false');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
