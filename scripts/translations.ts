@@ -1,8 +1,12 @@
-// Author command: `npm run translations -- status [--root DIR]` prints each translation's state;
+// Author command: `npm run translations -- status [--root DIR]` prints each translation's state (a stale one
+// Folio wrote with the number of segments the English changed);
 // it also counts, per language, the category and tag names content/taxonomies.yaml lacks;
 // `npm run translations -- stamp <slug> <lang>...` or `stamp --unstamped` records the English source hash;
 // `verify <slug> <lang>...` records a person's review.
+import { join } from 'node:path';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
+import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
+import { segmentDocument } from '../src/translate/segments.ts';
 import { loadAll, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
 
 const args = process.argv.slice(2);
@@ -18,7 +22,15 @@ if (command === 'status' || command === undefined) {
   console.log(`${''.padEnd(width)}  ${TRANSLATED_CODES.map((c) => c.padEnd(10)).join('')}`);
   for (const p of posts) {
     const row = status(p);
-    console.log(`${p.slug.padEnd(width)}  ${TRANSLATED_CODES.map((c) => MARK[row.states[c]!].padEnd(10)).join('')}`);
+    // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
+    const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
+    const sources = p.english.format === 'md' ? segmentDocument({ title: p.english.title, summary: p.english.summary, body: p.english.body }).segments.map((x) => x.text) : [];
+    const mark = (c: string) => {
+      const state = row.states[c]!;
+      const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
+      return changed === undefined ? MARK[state] : `stale ${changed}`;
+    };
+    console.log(`${p.slug.padEnd(width)}  ${TRANSLATED_CODES.map((c) => mark(c).padEnd(10)).join('')}`);
   }
   // Categories and tags without a name in the language (they read the English one): content/taxonomies.yaml.
   const gaps = await termNameGaps(root, posts);

@@ -72,6 +72,13 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
     const heading = /^## .*$/m.exec(matter(es).content)![0];
     await writeFile(join(post, 'es.md'), es.replace(heading, '## Lo que un lector corrigió'));
 
+    const table = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, ['scripts/translations.ts', 'status', '--root', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.on('close', () => resolve(out));
+    });
+    assert.match(table.split('\n').find((l) => l.startsWith('the-slow-web'))!, /stale 1 /, 'status counts the stale segments');
     const dry = await translate(root, 'the-slow-web', '--dry-run');
     assert.equal(dry.code, 0, dry.out);
     for (const lang of LANGS) assert.match(dry.out, new RegExp(`the-slow-web ${lang} \\(apertium\\): \\d+ segments, \\d+ from memory.*to send 1 \\(`), dry.out);
