@@ -49,8 +49,8 @@ function lingeringClose(socket: Socket, reader: Reader): void {
  */
 export async function settleBody(req: IncomingMessage, res: ServerResponse, request: Request): Promise<void> {
   // A body the parser has seen to its end no longer holds up the connection, read or not.
-  if (!request.body || req.complete) return;
-  if (request.body.locked) return;
+  // A body still held by a reader (none of the app's paths keeps one) cannot be drained here.
+  if (!request.body || req.complete || request.body.locked) return;
   const reader = request.body.getReader();
   const declared = Number(req.headers['content-length']);
   // A body declared larger than the bound is not read at all before the answer.
