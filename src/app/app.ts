@@ -94,7 +94,9 @@ async function boundedBody(request: Request, limit: number): Promise<Uint8Array 
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Left to the host rather than cancelled: cancelling a Node request's body resets its
+      // connection before the 413 is written (the Node server drops the rest itself).
+      reader.releaseLock();
       return undefined;
     }
     chunks.push(value);

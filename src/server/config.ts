@@ -17,6 +17,8 @@ export interface ServerConfig extends AppSettings {
   fastPath: boolean;
   /** Bytes of published files kept in memory (FILE_CACHE_MB, default 256). */
   fileCacheBytes: number;
+  /** A connection whose answer the client reads none of for this long is dropped (WRITE_TIMEOUT_SECONDS, default 30). */
+  writeTimeoutMs: number;
   /** Paid contact for each root (CONTACT_*, SANDBOX_CONTACT_*). */
   contact: ContactConfig;
 }
@@ -32,6 +34,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     signingSecret: env.EVENT_SIGNING_SECRET || undefined,
     fastPath: env.FAST_PATH !== '0' && env.FAST_PATH !== 'false',
     fileCacheBytes: int(env, 'FILE_CACHE_MB', 256, 0) * 1024 * 1024,
+    writeTimeoutMs: int(env, 'WRITE_TIMEOUT_SECONDS', 30, 1) * 1000,
     contact: readContactConfig(env),
   };
 }

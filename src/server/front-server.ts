@@ -4,6 +4,7 @@ import { clientKey, type RateDecision, type RateLimiter } from '../app/policies/
 import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
 import { toWebRequest, writeResponse } from './node-bridge.ts';
 import { serveFile } from './fast-path.ts';
+import { settleBody } from './unread-body.ts';
 import { compressAnswer } from './compress.ts';
 import type { Generation } from './generation.ts';
 import type { ServerConfig } from './config.ts';
@@ -78,7 +79,9 @@ export function createFrontServer(deps: FrontServerDeps) {
         if (fast === 'served') return;
         counted = fast;
       }
-      const response = await app.handle(toWebRequest(req, env.target), env, counted);
+      const request = toWebRequest(req, env.target);
+      const response = await app.handle(request, env, counted);
+      await settleBody(req, res, request);
       await writeResponse(res, response);
     } catch (e) {
       log(`error on ${method} ${env.target}: ${(e as Error).stack ?? String(e)}`);

@@ -12,6 +12,7 @@ import type { SessionBus } from '../state/session-bus.ts';
 import type { ServerConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
 import { answerClientError, HEADERS_TIMEOUT_MS, refuseConnect, REQUEST_TIMEOUT_MS } from './socket-answer.ts';
+import { dropStalledAnswers } from './stalled-answers.ts';
 import { loadGeneration } from './generation.ts';
 import { contentRoots, type SharedHost } from '../app/build.ts';
 import { followLiveBuild } from './live-build.ts';
@@ -85,6 +86,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
   // every 30 s let a slow client's headers take 10 to 40 s).
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => void handle(req, res));
   server.keepAliveTimeout = 5_000;
+  dropStalledAnswers(server, config.writeTimeoutMs);
   server.on('connect', (_req, socket) => refuseConnect(socket));
   server.on('clientError', answerClientError);
 

@@ -20,6 +20,9 @@ export function answerSocket(socket: Duplex, status: number, error: string, head
   socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`, () => socket.destroy());
 }
 
+/** The answer Node's HTTP server is writing on a socket, if any (it keeps it there). */
+export const answerOn = (socket: Duplex) => (socket as Duplex & { _httpMessage?: { headersSent: boolean } | null })._httpMessage ?? undefined;
+
 /** CONNECT asks for a tunnel, which this server never opens. */
 export function refuseConnect(socket: Duplex): void {
   answerSocket(socket, 405, 'Method CONNECT not allowed: this server opens no tunnels.', { allow: ALLOW_METHODS });
@@ -28,8 +31,7 @@ export function refuseConnect(socket: Duplex): void {
 /** A request Node's parser refused or timed out: the status it deserves, in JSON. */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   // Node's own rule: a socket that cannot be written, or whose answer has begun, is only closed.
-  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (!socket.writable || answering?.headersSent) {
+  if (!socket.writable || answerOn(socket)?.headersSent) {
     socket.destroy();
     return;
   }
