@@ -1,6 +1,7 @@
 import { FolioError } from '../src/core/errors.ts';
 import { DEFAULT_LANGUAGE } from '../src/core/languages.ts';
-import { readPage } from '../src/core/params.ts';
+import { messages, format } from '../src/core/messages.ts';
+import { QUERY_MAX_CHARS, readPage } from '../src/core/params.ts';
 import { escapeHtml } from '../src/site/html.ts';
 import { QUERY_SLOT, refusedHtml, RESULTS_SLOT, resultsHtml, SEARCH_PAGE_SIZE } from '../src/site/search-results.ts';
 import type { Handler, Root } from './context.ts';
@@ -30,7 +31,7 @@ const searchPage: Handler = async (ctx) => {
   } catch (e) {
     if (!(e instanceof FolioError)) throw e;
     status = e.status;
-    results = refusedHtml(e.message);
+    results = refusedHtml(refusal(lang, q) ?? e.message);
   }
   const html = (await form.text()).replace(RESULTS_SLOT, () => results).replace(QUERY_SLOT, () => `value="${escapeHtml(q)}"`);
   const headers = new Headers(form.headers);
@@ -38,6 +39,16 @@ const searchPage: Handler = async (ctx) => {
   if (status !== 200) headers.set('cache-control', 'no-store');
   return new Response(html, { status, headers });
 };
+
+/**
+ * A refusal in the page's language (the English page keeps the API's words). The search refuses a
+ * query only for its length or its page number, so which one it was is known from the request.
+ */
+function refusal(lang: string, q: string): string | undefined {
+  if (lang === DEFAULT_LANGUAGE) return undefined;
+  const m = messages(lang);
+  return [...q].length > QUERY_MAX_CHARS ? format(m.searchTooLong, { max: QUERY_MAX_CHARS }) : m.searchBadPage;
+}
 
 /** Only languages with a search page of their own (those with posts) get one here. */
 const hasSearchPage = (params: Record<string, string>, root: Root) =>

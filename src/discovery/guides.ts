@@ -57,6 +57,8 @@ Every surface answers from the same core, so the same request gives the same obj
 
 \`lang\` is one of ${LANGUAGE_CODES.map((c) => `\`${c}\``).join(', ')} (case-insensitive). A translation can be \`missing\` or \`stale\` (made from an older English text). Without \`fallback=en\`, lists and search hold only posts available in \`lang\`, and a detail answers 404 with \`fallback_url\`. With \`fallback=en\`, untranslated posts come back in English with \`translation.fallback_used: true\`.
 
+How a translation was made is in its \`translation\` object: \`provider\` names the engine and its version (\`apertium:3.8.3\`, \`deepl:v2\`, \`openai:<model>\`: Folio's \`npm run translate\` writes it), \`automated\` is true for a machine translation, \`verified\` true once a person has reviewed it. Category and tag names come in the language asked for; their slugs are the same in every language.
+
 ## Limits and errors
 
 - \`per_page\` 1 to ${PER_PAGE_MAX} (default 10); \`page\` from 1; integers are plain digits. Queries up to ${QUERY_MAX_CHARS} characters.

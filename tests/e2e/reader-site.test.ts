@@ -54,6 +54,12 @@ describe('search page without JavaScript', () => {
       assert.match(r.headers.get('content-type')!, /^text\/html/);
       assert.match(textOf(between(r.text, '<p class="meta" id="search-status"', '</p>')!), /Invalid \?(q|page)= parameter/);
     }
+    // In another language the refusal is in that language.
+    for (const [q, message] of [[`q=${'a'.repeat(300)}`, /dépasse 256 caractères/], ['q=web&page=0', /pas une page de résultats/]] as [string, RegExp][]) {
+      const r = await get(site.url, `/fr/search?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.match(textOf(between(r.text, '<p class="meta" id="search-status"', '</p>')!), message);
+    }
     const markup = await get(site.url, `/search?q=${encodeURIComponent('"><script>x</script>')}`);
     assert.doesNotMatch(markup.text, /<script>x<\/script>/, 'the query is escaped');
   });
