@@ -221,7 +221,7 @@ describe('post detail', () => {
     assert.equal(d.title, p.translations.find((t) => t.lang === 'ja')!.title);
     assert.deepEqual(
       { ...d.translation },
-      { automated: true, provider: 'folio-mt', source_language: 'en', target_language: 'ja', verified: false, stale: false, fallback_used: false },
+      { automated: true, provider: 'llm:unrecorded', source_language: 'en', target_language: 'ja', verified: false, stale: false, fallback_used: false },
     );
     assert.ok(d.translations_available.includes('en') && !d.translations_available.includes('ja'));
     assert.equal(r.json.meta.is_translation, true);
