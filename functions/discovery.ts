@@ -3,6 +3,7 @@ import { FORMATS } from '../src/core/formats.ts';
 import { LANGUAGE_CODES, DEFAULT_LANGUAGE } from '../src/core/languages.ts';
 import { agentsMd, authMd, mcpDocs } from '../src/discovery/guides.ts';
 import { llmsFullTxt, llmsTxt } from '../src/discovery/llms.ts';
+import { robotsTxt } from '../src/discovery/robots.ts';
 import { agentCard, apiCatalog, authorizationServer, mcpServerCard, openidConfiguration, protectedResource } from '../src/discovery/well-known.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
 import { BATCH_MAX } from './batch.ts';
@@ -36,6 +37,7 @@ const catalogLink = (ctx: RequestContext) => `<${ctx.root.base}/.well-known/api-
 export function discoveryRoutes(all: () => readonly Route[]): Route[] {
   return [
     { query: 'none', path: '/openapi.json', searches: true, summary: 'OpenAPI 3.0.3 description of every endpoint', handler: jsonDoc('openapi', (ctx) => openApiDocument(ctx.root.core, all(), ctx.host.version)) },
+    { query: 'none', path: '/robots.txt', summary: 'robots.txt: what crawlers may read, and where the sitemap is', handler: textDoc('robots', PLAIN, (ctx) => robotsTxt(ctx.root.core)) },
     { query: 'none', path: '/llms.txt', summary: 'llms.txt: the site for language models, with links to Markdown', handler: textDoc('llms', PLAIN, (ctx) => llmsTxt(ctx.root.core)) },
     {
       query: 'none',

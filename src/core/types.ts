@@ -24,6 +24,8 @@ export interface SiteSettings {
   /** Serve stale translations (marked `stale: true`) instead of treating them as unavailable. */
   serve_stale: boolean;
   product: Product;
+  /** Paths /robots.txt asks crawlers to leave alone (none by default: everything may be crawled). */
+  robots_disallow: string[];
 }
 
 /** One post in one language, without its body. */

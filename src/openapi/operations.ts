@@ -182,6 +182,7 @@ export const OPERATIONS: Record<string, Operation> = {
   ...feedOperations(),
   'GET /sitemap.xml': { tag: 'Feeds', summary: 'Sitemap with hreflang alternates', static: true, replies: { 200: { description: 'Sitemap', type: 'application/xml', schema: { type: 'string' } } } },
   'GET /openapi.json': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'This document' }) }, json: true },
+  'GET /robots.txt': { tag: 'Discovery', replies: { 200: text('robots.txt: User-agent: *, Allow: / (or the paths robots_disallow in site.yaml names), and the absolute Sitemap address') } },
   'GET /llms.txt': { tag: 'Discovery', replies: { 200: text('llms.txt (llmstxt.org): H1, summary, sections of links to the Markdown twins and the API') } },
   'GET /{lang}/llms.txt': { tag: 'Discovery', parameters: ['langPath'], replies: { 200: text('llms.txt of the posts available in one language'), 404: notFoundPage } },
   'GET /llms-full.txt': { tag: 'Discovery', replies: { 200: text('Every English post in Markdown') } },

@@ -92,6 +92,26 @@ describe('contract checking itself', () => {
   });
 });
 
+describe('robots.txt and the favicon', () => {
+  test('/robots.txt allows every crawler and names the sitemap, which resolves', async () => {
+    const res = await get(site.url, '/robots.txt');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^text\/plain/);
+    assert.match(res.text, /^User-agent: \*\nAllow: \/\n/);
+    const sitemap = /^Sitemap: (\S+)$/m.exec(res.text)![1]!;
+    assert.equal(sitemap, `${SITE_URL}/sitemap.xml`);
+    assert.equal((await get(site.url, new URL(sitemap).pathname)).status, 200);
+  });
+
+  test('/favicon.ico is an icon (browsers ask for it whatever the page links)', async () => {
+    const res = await fetch(`${site.url}/favicon.ico`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'image/x-icon');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 4)], [0, 0, 1, 0], 'an ICO header');
+  });
+});
+
 describe('llms.txt', () => {
   const sections = (text: string) => [...text.matchAll(/^(#{1,2}) (.+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
   const links = (text: string) => [...text.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]!);

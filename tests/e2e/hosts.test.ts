@@ -70,7 +70,7 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     const toml = await readFile(out('netlify', 'netlify.toml'), 'utf8');
     for (const line of ['[build]', 'publish = "static"', '[functions]', 'directory = "functions"', '[functions.folio]', 'included_files = ["build/**"]']) assert.ok(toml.includes(line), line);
     const cdn = await readdir(out('netlify', 'static'), { recursive: true });
-    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('_headers') && cdn.includes('favicon.svg'));
+    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('_headers') && cdn.includes('favicon.svg') && cdn.includes('favicon.ico'));
     assert.ok(!cdn.some((f) => f.startsWith('api')), 'answers come from the function');
     assert.deepEqual(JSON.parse(await readFile(out('netlify', 'build', 'manifest.json'), 'utf8')), await liveManifest());
   });
@@ -105,7 +105,7 @@ describe('Vercel output (Build Output API v3)', { skip: absent(out('vercel', '.v
     const immutable = config.routes.find((r) => String(r.src).includes('_astro')) as { headers: Record<string, string> };
     assert.match(immutable.headers['cache-control']!, /immutable/);
     const cdn = await readdir(join(base, 'static'), { recursive: true });
-    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('favicon.svg'));
+    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('favicon.svg') && cdn.includes('favicon.ico'));
     assert.ok(!cdn.some((f) => f.startsWith('api') || f.endsWith('.html')), 'pages and answers come from the function');
   });
 

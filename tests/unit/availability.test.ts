@@ -15,7 +15,7 @@ function core(serveStale: boolean) {
   const catalog: Catalog = {
     site_url: 'https://example.org',
     base: '',
-    site: { name: 'S', description: 'D', descriptions: {}, author: 'A', attribution: 'cite us', attributions: {}, serve_stale: serveStale, product: { title: 'P', description: 'd', format: 'PDF', price_usd: 1, currency: 'USD', landing_url: '/p', download_url: '/d' } },
+    site: { name: 'S', description: 'D', descriptions: {}, author: 'A', attribution: 'cite us', attributions: {}, serve_stale: serveStale, robots_disallow: [], product: { title: 'P', description: 'd', format: 'PDF', price_usd: 1, currency: 'USD', landing_url: '/p', download_url: '/d' } },
     term_names: { categories: { c: { fr: 'Cé' } }, tags: {} },
     posts: [
       post('c-newest', '2026-03-01T00:00:00Z', { en, fr: tr('available') }),

@@ -4,6 +4,8 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildBundle } from '../../src/build/bundle.ts';
+import { robotsTxt } from '../../src/discovery/robots.ts';
+import type { Core } from '../../src/core/index.ts';
 import { ContentErrors, FileError } from '../../src/build/file-error.ts';
 import { sourceHash } from '../../src/build/derive/source-hash.ts';
 
@@ -69,6 +71,14 @@ test('malformed files fail naming the file, the field and what was expected', as
   await fails({ 'posts/hello/fr.md': EN }, /hello$/, /no English source/);
   await fails({ 'posts/Hello_World/en.md': EN }, /Hello_World$/, /not a valid slug/);
   await fails({ 'site.yaml': SITE.replace('price_usd: 1', 'price_usd: free'), 'posts/hello/en.md': EN }, /site\.yaml$/, /product\.price_usd/);
+  await fails({ 'site.yaml': `${SITE}robots_disallow: sandbox\n`, 'posts/hello/en.md': EN }, /site\.yaml$/, /robots_disallow: must be a list of paths/);
+});
+
+test('robots.txt asks crawlers to skip the paths robots_disallow names, and points at the sitemap', async () => {
+  const r = await build({ 'site.yaml': `${SITE}robots_disallow: [/sandbox/, /drafts/]\n`, 'posts/hello/en.md': EN });
+  const text = robotsTxt({ catalog: r.catalog } as unknown as Core);
+  assert.match(text, /^User-agent: \*\nDisallow: \/sandbox\/\nDisallow: \/drafts\/\n\nSitemap: \S+\/sitemap\.xml\n$/);
+  assert.doesNotMatch(text, /Allow: \//);
 });
 
 test('a slug colliding with a reserved path fails the build', async () => {

@@ -27,7 +27,7 @@ export async function loadSite(root: string): Promise<LoadedSite> {
     throw new FileError(file, '', `could not be read as YAML: ${(e as Error).message}`);
   }
   if (!data || typeof data !== 'object') throw new FileError(file, '', 'must be a YAML mapping');
-  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product']);
+  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product', 'robots_disallow']);
   f.check();
   /** A text's translations (`descriptions:`, `attributions:`): a string per language code. */
   const byLanguage = (field: string) => {
@@ -57,6 +57,7 @@ export async function loadSite(root: string): Promise<LoadedSite> {
       attribution: f.optionalString('attribution') ?? DEFAULT_ATTRIBUTION,
       attributions,
       serve_stale: f.boolean('serve_stale', false),
+      robots_disallow: robotsDisallow(f),
       product: {
         title: pf.string('title'),
         description: pf.string('description'),
@@ -68,4 +69,11 @@ export async function loadSite(root: string): Promise<LoadedSite> {
       },
     },
   };
+}
+
+/** `robots_disallow`: paths on the site (each starting with /) that /robots.txt asks crawlers to skip. */
+function robotsDisallow(f: Fields): string[] {
+  const value = f.data.robots_disallow ?? [];
+  if (!Array.isArray(value) || value.some((p) => typeof p !== 'string' || !p.startsWith('/'))) f.fail('robots_disallow', 'must be a list of paths, each starting with /, e.g. robots_disallow: [/sandbox/]');
+  return value as string[];
 }

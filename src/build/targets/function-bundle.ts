@@ -41,5 +41,5 @@ export async function shipBuild(layout: BuildLayout, roots: readonly string[], t
   return { files, largest };
 }
 
-/** What the CDN serves without the function: fingerprinted assets, media, the favicon and the headers file. */
-export const CDN_ASSETS = (rel: string) => /^(_astro\/|media\/|sandbox\/media\/|favicon\.svg$|_headers$)/.test(rel);
+/** What the CDN serves without the function: fingerprinted assets, media, the favicons and the headers file. */
+export const CDN_ASSETS = (rel: string) => /^(_astro\/|media\/|sandbox\/media\/|favicon\.(?:svg|ico)$|_headers$)/.test(rel);

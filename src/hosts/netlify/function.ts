@@ -9,4 +9,4 @@ const app = functionApp({ dir: fileURLToPath(new URL('../build', import.meta.url
 export default (request: Request): Promise<Response> => app.fetch(request, undefined);
 
 /** Every path reaches the function, but the fingerprinted assets and media, served by the CDN. */
-export const config = { path: '/*', excludedPath: ['/_astro/*', '/media/*', '/sandbox/media/*', '/favicon.svg'], preferStatic: false };
+export const config = { path: '/*', excludedPath: ['/_astro/*', '/media/*', '/sandbox/media/*', '/favicon.svg', '/favicon.ico'], preferStatic: false };
