@@ -71,6 +71,13 @@ export function defaultSiteUrl(env: NodeJS.ProcessEnv = process.env): string {
   return `http://localhost:${Number.isInteger(port) && port > 0 ? port : 4321}`;
 }
 
+/**
+ * The origin every absolute URL is built on, by one rule: SITE_URL (the deploy says where the site
+ * lives), else site.yaml's `url`, else the address `npm start` serves (PORT's). No trailing slash.
+ */
+export const siteUrlOf = (siteUrlEnv: string | undefined, configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string =>
+  (siteUrlEnv || configured || defaultSiteUrl(env)).replace(/\/+$/, '');
+
 function terms(names: string[], file: string, field: string): Term[] {
   return names.map((name) => {
     const slug = slugify(name);
@@ -85,7 +92,7 @@ function terms(names: string[], file: string, field: string): Term[] {
  */
 export async function bundleContent(opts: BundleOptions): Promise<BundleContent> {
   const site = await loadSite(opts.contentDir);
-  const siteUrl = (opts.siteUrl ?? site.url ?? defaultSiteUrl()).replace(/\/+$/, '');
+  const siteUrl = siteUrlOf(opts.siteUrl, site.url);
   const scope = { site_url: siteUrl, base: opts.base };
   const postsDir = join(opts.contentDir, 'posts');
   const cache = new DigestCache<Rendered>(opts.cacheDir);

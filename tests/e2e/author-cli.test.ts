@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildBundle, defaultSiteUrl } from '../../src/build/bundle.ts';
+import { buildBundle, defaultSiteUrl, siteUrlOf } from '../../src/build/bundle.ts';
 
 const run = promisify(execFile);
 
@@ -73,7 +73,27 @@ describe('npm run new', () => {
 });
 
 describe('configuration', () => {
-  test('SITE_URL defaults to the address served when only PORT is set', async () => {
+  test('absolute URLs: SITE_URL, else site.yaml url, else the served address; the demo leaves it to the last two', async () => {
+    assert.equal(siteUrlOf('https://essays.example/', 'https://configured.example', { PORT: '4500' }), 'https://essays.example');
+    assert.equal(siteUrlOf(undefined, 'https://configured.example', { PORT: '4500' }), 'https://configured.example');
+    assert.equal(siteUrlOf('', undefined, { PORT: '4500' }), 'http://localhost:4500');
+    assert.doesNotMatch(await readFile('content/site.yaml', 'utf8'), /^url:/m, 'the demo names no origin: PORT=4500 npm start links to port 4500');
+    const copy = await mkdtemp(join(tmpdir(), 'folio-url-'));
+    try {
+      await cp('content/site.yaml', join(copy, 'site.yaml'));
+      await cp('content/posts/the-slow-web', join(copy, 'posts', 'the-slow-web'), { recursive: true });
+      const previous = process.env.PORT;
+      process.env.PORT = '4500';
+      try {
+        const built = await buildBundle({ contentDir: copy, outDir: join(copy, '.out'), base: '', cacheDir: join(copy, '.cache') });
+        assert.equal(built.catalog.site_url, 'http://localhost:4500');
+      } finally {
+        if (previous === undefined) delete process.env.PORT;
+        else process.env.PORT = previous;
+      }
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
     assert.equal(defaultSiteUrl({ PORT: '4500' }), 'http://localhost:4500');
     assert.equal(defaultSiteUrl({}), 'http://localhost:4321');
     assert.equal(defaultSiteUrl({ PORT: '0' }), 'http://localhost:4321');
