@@ -1,62 +1,79 @@
 // Author command: `npm run translations -- status [--root DIR]` prints each translation's state (a stale one
-// Folio wrote with the number of segments the English changed);
-// it also counts, per language, the category and tag names content/taxonomies.yaml lacks;
-// `npm run translations -- stamp <slug> <lang>...` or `stamp --unstamped` records the English source hash;
-// `verify <slug> <lang>...` records a person's review.
+// Folio wrote with the number of segments the English changed), a legend and totals; it also counts, per
+// language, the category and tag names content/taxonomies.yaml lacks. `stamp <slug> <lang>...` or
+// `stamp --unstamped` records the English source hash; `verify <slug> <lang>...` records a person's review.
+// A mistake is one line and exit 2 (`--verbose` adds the stack).
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentDocument } from '../src/translate/segments.ts';
 import { loadAll, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
+import type { PostSource } from '../src/build/load/posts.ts';
 
-const args = process.argv.slice(2);
-const rootAt = args.indexOf('--root');
-const root = rootAt >= 0 ? args.splice(rootAt, 2)[1]! : 'content';
-const [command, ...rest] = args;
-const posts = await loadAll(root);
+const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR] [--verbose]';
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped' } as const;
 
-if (command === 'status' || command === undefined) {
+class UsageError extends Error {}
+
+async function statusTable(root: string, posts: PostSource[]): Promise<void> {
   const label = 'term names missing';
   const width = Math.max(label.length, ...posts.map((p) => p.slug.length));
-  console.log(`${''.padEnd(width)}  ${TRANSLATED_CODES.map((c) => c.padEnd(10)).join('')}`);
+  const row = (name: string, cells: string[]) => console.log(`${name.padEnd(width)}  ${cells.map((c) => c.padEnd(10)).join('')}`);
+  row('', [...TRANSLATED_CODES]);
+  const available: Record<string, number> = {};
   for (const p of posts) {
-    const row = status(p);
+    const states = status(p).states;
     // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
     const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
     const sources = p.english.format === 'md' ? segmentDocument({ title: p.english.title, summary: p.english.summary, body: p.english.body }).segments.map((x) => x.text) : [];
     const mark = (c: string) => {
-      const state = row.states[c]!;
+      const state = states[c]!;
+      if (state === 'available') available[c] = (available[c] ?? 0) + 1;
       const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
       return changed === undefined ? MARK[state] : `stale ${changed}`;
     };
-    console.log(`${p.slug.padEnd(width)}  ${TRANSLATED_CODES.map((c) => mark(c).padEnd(10)).join('')}`);
+    row(p.slug, TRANSLATED_CODES.map(mark));
   }
+  console.log('');
+  row('available', TRANSLATED_CODES.map((c) => `${available[c] ?? 0}/${posts.length}`));
   // Categories and tags without a name in the language (they read the English one): content/taxonomies.yaml.
   const gaps = await termNameGaps(root, posts);
-  console.log(`\n${label.padEnd(width)}  ${TRANSLATED_CODES.map((c) => String(gaps[c] || MARK.available).padEnd(10)).join('')}`);
-} else if (command === 'stamp') {
-  const targets: [string, string][] = [];
-  if (rest[0] === '--unstamped') {
-    for (const p of posts) for (const [lang, s] of Object.entries(status(p).states)) if (s === 'unstamped') targets.push([p.slug, lang]);
-  } else {
-    const [slug, ...langs] = rest;
-    if (!slug || langs.length === 0) throw new Error('usage: stamp <slug> <lang>... | stamp --unstamped');
-    for (const lang of langs) targets.push([slug, lang]);
-  }
-  for (const [slug, lang] of targets) {
-    const post = posts.find((p) => p.slug === slug);
-    if (!post) throw new Error(`no post "${slug}" in ${root}/posts`);
-    console.log(`stamped ${await stamp(post, lang)}`);
-  }
-} else if (command === 'verify') {
-  const [slug, ...langs] = rest;
+  row(label, TRANSLATED_CODES.map((c) => String(gaps[c] || MARK.available)));
+  const total = Object.values(available).reduce((a, b) => a + b, 0);
+  console.log(`\n${total} of ${posts.length * TRANSLATED_CODES.length} translations available.`);
+  console.log('✓ available   · missing   stale N: the English changed since (N segments to send again, where Folio wrote it)   unstamped: not published until stamped');
+}
+
+const postNamed = (posts: PostSource[], root: string, slug: string | undefined) => {
   const post = posts.find((p) => p.slug === slug);
-  if (!post || langs.length === 0) {
-    console.error(`usage: translations verify <slug> <lang>...${slug && !post ? ` (no post "${slug}" in ${root}/posts)` : ''}`);
-    process.exitCode = 2;
-  } else for (const lang of langs) console.log(`verified ${await verify(post, lang)}`);
-} else {
-  console.error('usage: translations status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR]');
-  process.exitCode = 2;
+  if (!post) throw new UsageError(slug ? `no post "${slug}" in ${root}/posts` : USAGE);
+  return post;
+};
+
+function languagesOf(post: PostSource, langs: string[]): string[] {
+  if (langs.length === 0) throw new UsageError(USAGE);
+  for (const lang of langs) {
+    if (!TRANSLATED_CODES.includes(lang)) throw new UsageError(`"${lang}" is not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
+    if (!post.translations.some((t) => t.lang === lang)) throw new UsageError(`${post.slug} has no ${lang} translation (npm run new -- "${post.english.title}" --slug ${post.slug} --lang ${lang}, or npm run translate -- ${post.slug} --lang ${lang})`);
+  }
+  return [...new Set(langs)];
+}
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false } } });
+try {
+  const root = values.root!;
+  const [command, slug, ...langs] = positionals;
+  const posts = await loadAll(root);
+  if (command === 'status' || command === undefined) await statusTable(root, posts);
+  else if (command === 'stamp' && values.unstamped) {
+    for (const p of posts) for (const [lang, s] of Object.entries(status(p).states)) if (s === 'unstamped') console.log(`stamped ${await stamp(p, lang)}`);
+  } else if (command === 'stamp' || command === 'verify') {
+    const post = postNamed(posts, root, slug);
+    for (const lang of languagesOf(post, langs)) console.log(command === 'stamp' ? `stamped ${await stamp(post, lang)}` : `verified ${await verify(post, lang)}`);
+  } else throw new UsageError(USAGE);
+} catch (e) {
+  if (values.verbose) console.error(e);
+  else console.error(`translations: ${(e as Error).message.split('\n')[0]}`);
+  process.exit(e instanceof UsageError ? 2 : 1);
 }

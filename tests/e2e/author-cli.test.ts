@@ -62,10 +62,35 @@ describe('npm run new', () => {
       [['Never Written', '--lang', 'de'], /has no English source to translate/],
       [[], /a title is needed/],
       [['Second', '--slug', 'second-essay', '--lang', 'fr'], /already has a fr translation/],
+      [['Second', '--slug', 'second-essay', '--lang', 'fr', '--lang', 'de'], /--lang is given 2 times \(fr, de\): give it once/],
     ];
     for (const [args, message] of cases) {
       const r = await cli('scripts/new.ts', args, env());
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.out}`);
+      assert.match(r.out, message);
+      assert.equal(r.out.trim().split('\n').length, 1, `one line: ${r.out}`);
+    }
+  });
+});
+
+describe('npm run translations', () => {
+  test('status: a row per post, totals per language, a legend', async () => {
+    const r = await cli('scripts/translations.ts', ['status']);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /^available +(\d+\/\d+ +){13}$/m);
+    assert.match(r.out, /^\d+ of \d+ translations available\.$/m);
+    assert.match(r.out, /✓ available +· missing +stale N: .* unstamped: not published until stamped/);
+  });
+
+  test('mistakes are one line and exit 2, never a stack trace', async () => {
+    for (const [args, message] of [
+      [['stamp', 'no-such-post', 'fr'], /no post "no-such-post"/],
+      [['stamp', 'the-slow-web', 'xx'], /"xx" is not one of the 13 translated languages/],
+      [['verify', 'the-slow-web'], /usage:/],
+      [['bogus'], /usage:/],
+    ] as [string[], RegExp][]) {
+      const r = await cli('scripts/translations.ts', args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.out}`);
       assert.match(r.out, message);
       assert.equal(r.out.trim().split('\n').length, 1, `one line: ${r.out}`);
     }
