@@ -43,7 +43,7 @@ function asOurs(e: unknown): unknown {
   return e;
 }
 
-export const DEEPL_VERSION = 'v2';
+const DEEPL_VERSION = 'v2';
 
 export function deepl(env: NodeJS.ProcessEnv): Provider {
   const key = env.DEEPL_AUTH_KEY;
