@@ -10,6 +10,11 @@ export interface Provider {
   id: string;
   /** Model or engine version: part of every memory key, so an upgraded engine translates again. */
   version: string;
+  /**
+   * Asks the engine what this account is offered (DeepL's language list), once, before supports()
+   * is consulted and before any text is sent. Engines that know their languages offline have none.
+   */
+  prepare?(): Promise<void>;
   supports(lang: string): Support;
   limits: { segments: number; chars: number };
   translate(segments: readonly string[], lang: string): Promise<string[]>;

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
-import { segmentDocument } from '../../src/translate/segments.ts';
 import { loadAll, status } from '../../src/build/translation-status.ts';
-import { markdownShape } from '../helpers/markdown-shape.ts';
+import { assertMachineTranslations } from '../helpers/machine-translation.ts';
 
 const apertiumSkip = isApertiumInstalled() ? false : 'Apertium not found (apt-get install -y apertium apertium-eng-spa apertium-fr-es apertium-es-pt; .ci/run installs it)';
 const LANGS = ['es', 'fr', 'pt-br'];
@@ -39,24 +38,7 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
   test('every demo essay into es, fr and pt-br: the English structure exactly, the words in another language, stamped and available', async () => {
     const run = await translate(root, '--lang', LANGS.join(','));
     assert.equal(run.code, 0, run.out);
-    const posts = await loadAll(root);
-    for (const post of posts) {
-      const english = { title: post.english.title, summary: post.english.summary, body: post.english.body };
-      const sources = segmentDocument(english).segments;
-      for (const lang of LANGS) {
-        assert.equal(status(post).states[lang], 'available', `${post.slug} ${lang}`);
-        const file = await readFile(join(post.dir, `${lang}.md`), 'utf8');
-        const { data, content } = matter(file);
-        assert.match(String(data.provider), /^apertium:\d/, 'the engine that made it, with its version');
-        assert.equal(data.automated, true);
-        assert.equal(data.verified, false);
-        assert.equal(markdownShape(content), markdownShape(post.english.body), `${post.slug} ${lang}: the English structure`);
-        const translated = segmentDocument({ title: String(data.title), summary: data.summary, body: content }).segments;
-        assert.equal(translated.length, sources.length);
-        const changed = translated.filter((s, i) => s.text !== sources[i]!.text).length;
-        assert.ok(changed / sources.length > 0.9, `${post.slug} ${lang}: ${changed} of ${sources.length} segments in another language`);
-      }
-    }
+    await assertMachineTranslations(root, LANGS, /^apertium:\d/);
   });
 
   test('nothing changed: nothing is sent; one English sentence edited: one segment per language; a person\'s correction is kept', async () => {

@@ -1,9 +1,11 @@
 import { SetupError, type Provider } from '../provider.ts';
 import { apertium } from './apertium.ts';
+import { deepl } from './deepl.ts';
 
 /** Every provider by its name on the command line and in content/translation.yaml. */
 const FACTORIES: Record<string, (env: NodeJS.ProcessEnv) => Provider> = {
   apertium: () => apertium(),
+  deepl: (env) => deepl(env),
 };
 
 export const PROVIDER_NAMES = Object.keys(FACTORIES);

@@ -1,0 +1,96 @@
+import { AuthorizationError, ConnectionError, DeepLClient, DeepLError, QuotaExceededError, TooManyRequestsError, type TargetLanguageCode, type TranslateTextOptions } from 'deepl-node';
+import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
+
+/**
+ * DeepL API v2 through its official client, `deepl-node`. The key is `DEEPL_AUTH_KEY` (a Free
+ * key, ending in ":fx", goes to api-free.deepl.com by itself); `DEEPL_SERVER_URL` names another host.
+ * Which targets the account has is DeepL's own answer (GET /v2/languages?type=target, at setup):
+ * its list grows (81 languages in January 2026) and differs by plan, so no list is kept here.
+ */
+
+/** Our language codes as DeepL's target codes, in order of preference; a code not named is DeepL's as it is. */
+const TARGETS: Record<string, string[]> = { zh: ['zh-HANS', 'zh'], 'pt-br': ['pt-BR'] };
+
+const OPTIONS: TranslateTextOptions = {
+  tagHandling: 'xml',
+  // Placeholders stand for code, HTML and images: never the engine's to touch.
+  ignoreTags: ['x'],
+  // Emphasis, links and placeholders sit inside sentences: none of them ends one, and DeepL need not guess.
+  nonSplittingTags: ['em', 'strong', 'del', 'a', 'x'],
+  outlineDetection: false,
+  // A segment is a paragraph or a heading: its first letter's case and its last punctuation are the author's.
+  preserveFormatting: true,
+};
+
+/** deepl-node names the HTTP status only in its message ("Unexpected status code: 413 Payload Too Large, ..."). */
+const statusOf = (e: unknown): number | undefined => {
+  if (!(e instanceof DeepLError)) return undefined;
+  if (e.message.startsWith('Service unavailable')) return 503;
+  const code = /status code: (\d{3})/.exec(e.message)?.[1];
+  return code === undefined ? undefined : Number(code);
+};
+
+/** deepl-node's errors as the run's: a quota stops it, a refused key is a setup problem, load and outages are tried again. */
+function asOurs(e: unknown): unknown {
+  if (e instanceof QuotaError || e instanceof RetryableError || e instanceof SetupError) return e;
+  if (e instanceof QuotaExceededError) return new QuotaError(`DeepL's character quota is used up (456): ${e.message}`);
+  if (e instanceof AuthorizationError) return new SetupError(`DeepL refused DEEPL_AUTH_KEY (403): check the key, and DEEPL_SERVER_URL if set (${e.message})`);
+  // DeepL documents no Retry-After, and deepl-node keeps no headers: the run's backoff decides the wait.
+  if (e instanceof TooManyRequestsError) return new RetryableError(`DeepL: too many requests (429)`);
+  if (e instanceof ConnectionError && e.shouldRetry) return new RetryableError(`DeepL: ${e.message}`);
+  const status = statusOf(e);
+  if (status !== undefined && status >= 500) return new RetryableError(`DeepL: ${e instanceof Error ? e.message.split(', content:')[0] : status}`);
+  return e;
+}
+
+const DEEPL_VERSION = 'v2';
+
+export function deepl(env: NodeJS.ProcessEnv): Provider {
+  const key = env.DEEPL_AUTH_KEY;
+  if (!key) throw new SetupError('deepl needs DEEPL_AUTH_KEY: the key of your DeepL API account (DEEPL_SERVER_URL names another host, if any)');
+  const client = new DeepLClient(key, {
+    serverUrl: env.DEEPL_SERVER_URL || undefined,
+    // The run's retry policy (send.ts) is the one in effect: deepl-node's own would hide 429s and outages from it.
+    maxRetries: 0,
+    // A full batch takes DeepL several seconds; deepl-node's 5 s would abort it and send it again.
+    minTimeout: 60_000,
+  });
+  let offered: Set<string> | undefined;
+  const target = (lang: string) => (TARGETS[lang] ?? [lang]).find((code) => !offered || offered.has(code.toLowerCase()));
+
+  const send = async (texts: string[], code: string): Promise<string[]> => {
+    try {
+      const results = await client.translateText(texts, 'en', code as TargetLanguageCode, OPTIONS);
+      if (results.length !== texts.length) throw new RetryableError(`DeepL returned ${results.length} texts for ${texts.length}`);
+      return results.map((r) => r.text);
+    } catch (e) {
+      // Over 128 KiB (DeepL's 413): the batch goes again in halves, so the run carries on.
+      if (statusOf(e) === 413 && texts.length > 1) {
+        const half = Math.ceil(texts.length / 2);
+        return [...(await send(texts.slice(0, half), code)), ...(await send(texts.slice(half), code))];
+      }
+      throw asOurs(e);
+    }
+  };
+
+  return {
+    id: 'deepl',
+    version: DEEPL_VERSION,
+    async prepare() {
+      try {
+        offered = new Set((await client.getTargetLanguages()).map((l) => l.code.toLowerCase()));
+      } catch (e) {
+        const ours = asOurs(e);
+        throw ours instanceof SetupError ? ours : new SetupError(`deepl: could not read DeepL's language list: ${(ours as Error).message}`);
+      }
+    },
+    supports: (lang) => (target(lang) ? 'direct' : false),
+    // 50 texts a request, and 128 KiB of form-encoded body: a character is at most 9 bytes there (%E2%80%94).
+    limits: { segments: 50, chars: 14_000 },
+    async translate(segments, lang) {
+      const code = target(lang);
+      if (!code) throw new SetupError(`deepl does not translate into ${lang}: DeepL's language list for this key does not have it`);
+      return send([...segments], code);
+    },
+  };
+}
