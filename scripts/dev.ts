@@ -1,12 +1,15 @@
-// `npm run dev`: build, serve every endpoint as `npm start` does (one worker), and rebuild on every
+// `npm run dev [-- --host [address]]`: build, serve every endpoint as `npm start` does (one worker, on
+// localhost unless --host says otherwise), and rebuild on every
 // change to the content or the templates. A good build goes live through the same atomic swap and
 // open pages reload when their own bytes changed; a content error is printed here and shown on
 // the open pages, while the last good build keeps serving.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, watch } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { watch } from 'chokidar';
+import { basename, join } from 'node:path';
 import { createServer, type ServerResponse } from 'node:http';
 import { PUBLISH, ROOTS } from '../src/build/roots.ts';
+import { devHost } from '../src/server/dev-host.ts';
 
 const WATCHED = [...ROOTS.map((r) => r.contentDir), 'src/components', 'src/layouts', 'src/pages', 'src/styles', 'src/site'];
 
@@ -28,7 +31,7 @@ const send = (event: string, data: string) => {
 };
 await new Promise<void>((r) => events.listen(0, '127.0.0.1', r));
 const eventsUrl = `http://127.0.0.1:${(events.address() as { port: number }).port}/events`;
-const env = { ...process.env, FOLIO_DEV_EVENTS: eventsUrl, WORKERS: process.env.WORKERS ?? '1' };
+const env = { ...process.env, FOLIO_DEV_EVENTS: eventsUrl, WORKERS: process.env.WORKERS ?? '1', HOST: devHost(process.argv.slice(2), process.env.HOST) };
 
 let server: ChildProcess | undefined;
 let building: Promise<void> | undefined;
@@ -89,14 +92,17 @@ function rebuild() {
   });
 }
 
+// chokidar, not fs.watch: Node's recursive watch loses a file an editor saves by writing a temporary
+// file and renaming it over the old one (sed -i, Emacs, "safe write"), and every later save of it.
 let timer: NodeJS.Timeout | undefined;
-for (const dir of WATCHED) {
-  watch(dir, { recursive: true }, (_event, name) => {
-    if (name && /(^|[/\\])\./.test(name)) return; // editors' swap and lock files
-    clearTimeout(timer);
-    timer = setTimeout(rebuild, 150);
-  });
-}
+watch(WATCHED.filter((dir) => existsSync(dir)), {
+  ignoreInitial: true,
+  // Editors' swap, backup and lock files (.x.swp, x~, .#x) are not content.
+  ignored: (path) => /^\.|~$/.test(basename(path)),
+}).on('all', () => {
+  clearTimeout(timer);
+  timer = setTimeout(rebuild, 150);
+});
 console.log(`dev: watching ${WATCHED.join(', ')}`);
 rebuild();
 

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { devHost } from '../../src/server/dev-host.ts';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,5 +95,43 @@ describe('npm run dev', () => {
     await writeFile(post(), text);
     const reloads = received.filter((e) => e.event === 'reload').length;
     await until('the fix live', () => (received.filter((e) => e.event === 'reload').length > reloads ? true : undefined));
+  });
+
+  test('every save is seen, however the editor writes it: three in a row of each kind', async () => {
+    const file = post();
+    const saves: [string, (text: string) => Promise<void>][] = [
+      ['in place', (text) => writeFile(file, text)],
+      // sed -i, Emacs, "safe write" editors: a temporary file renamed over the old one.
+      ['temp file + rename', async (text) => {
+        await writeFile(`${file}.tmp`, text);
+        await rename(`${file}.tmp`, file);
+      }],
+      ['delete + create', async (text) => {
+        await unlink(file);
+        await new Promise((r) => setTimeout(r, 50));
+        await writeFile(file, text);
+      }],
+    ];
+    const original = await readFile(file, 'utf8');
+    let n = 0;
+    for (const [kind, save] of saves) {
+      for (let i = 0; i < 3; i++) {
+        const title = `The Slow Web ${++n}`;
+        await save(original.replace(/^title: .*$/m, `title: "${title}"`));
+        await until(`${kind} save ${i + 1} live`, async () => ((await titleOf()) === title ? true : undefined));
+      }
+    }
+    // A new post in a new folder is seen too.
+    await mkdir(join(content, 'posts', 'a-new-folder'));
+    await writeFile(join(content, 'posts', 'a-new-folder', 'en.md'), original.replace(/^title: .*$/m, 'title: "A New Folder"'));
+    await until('the new post live', async () => ((await fetch(`${url}/api/posts/a-new-folder`)).status === 200 ? true : undefined));
+    await writeFile(file, original);
+  });
+
+  test('npm run dev listens on localhost unless --host says otherwise', () => {
+    assert.match(log, /listening on http:\/\/localhost:/);
+    assert.equal(devHost([]), 'localhost');
+    assert.equal(devHost(['--host']), '0.0.0.0');
+    assert.equal(devHost(['--host', '192.0.2.1']), '192.0.2.1');
   });
 });
