@@ -58,7 +58,7 @@ for (const lang of langs) {
   }
   let provider = providers.get(name);
   try {
-    provider ??= createProvider(name);
+    provider ??= createProvider(name, process.env, { model: settings.models[name] });
   } catch (e) {
     fail((e as Error).message);
   }
