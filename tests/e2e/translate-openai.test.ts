@@ -188,6 +188,22 @@ describe('npm run translate with an OpenAI-compatible chat endpoint (a local ser
     await assertTranslated(root, ['ja']);
   });
 
+  test('a model that takes only its default temperature is asked again without one, once for the run', async () => {
+    const root = await contentCopy(['ja']);
+    const from = server.requests.length;
+    server.defaultTemperatureOnly = true;
+    try {
+      const run = await translate(root, server, ['--lang', 'ja']);
+      assert.equal(run.code, 0, run.out);
+    } finally {
+      server.defaultTemperatureOnly = false;
+    }
+    const requests = server.requests.slice(from);
+    assert.deepEqual(requests.map((r) => r.answered), ['400 unsupported_value', '200 stop', '200 stop', '200 stop']);
+    assert.ok(requests.slice(1).every((r) => r.body.temperature === undefined));
+    await assertTranslated(root, ['ja']);
+  });
+
   test('set-up errors are one line before anything is sent: a missing key, a wrong key, no model, a bad setting', async () => {
     const root = await contentCopy(['ja']);
     const from = server.requests.length;

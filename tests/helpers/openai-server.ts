@@ -51,6 +51,8 @@ export interface OpenAIServer {
   fault(fault: Fault, when?: { times?: number; lang?: string; skip?: number }): void;
   /** Batches of more segments than this are cut off at half their answer (finish_reason "length"). */
   outputLimit: number;
+  /** Refuses any temperature but 1, as OpenAI's reasoning models do. */
+  defaultTemperatureOnly: boolean;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function startOpenAIServer(options: { model?: string; key?: string 
     if (body.model !== model) return refuse(404, error(`The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found'));
     if (!Array.isArray(body.messages) || body.messages.length === 0) return refuse(400, error("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'invalid_request_error', 'empty_array', 'messages'));
     if (body.temperature !== undefined && !(body.temperature >= 0 && body.temperature <= 2)) return refuse(400, error(`Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got ${body.temperature} instead.`, 'invalid_request_error', 'decimal_above_max_value', 'temperature'));
+    if (server.defaultTemperatureOnly && body.temperature !== undefined && body.temperature !== 1) return refuse(400, error(`Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`, 'invalid_request_error', 'unsupported_value', 'temperature'));
     const format = body.response_format;
     if (format?.type === 'json_schema') {
       const problem = !format.json_schema?.name ? "Missing required parameter: 'response_format.json_schema.name'." : format.json_schema.strict ? strictSchemaProblem(format.json_schema.schema) : undefined;
@@ -196,6 +199,7 @@ export async function startOpenAIServer(options: { model?: string; key?: string 
     model,
     requests,
     outputLimit: Infinity,
+    defaultTemperatureOnly: false,
     fault: (fault, when = {}) => void faults.push({ fault, times: when.times ?? 1, lang: when.lang, skip: when.skip ?? 0 }),
     close: () => new Promise((resolve) => http.close(() => resolve())),
   };

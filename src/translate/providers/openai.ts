@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { language, TRANSLATED_CODES } from '../../core/languages.ts';
 import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
 import { retryAfterMs } from '../retry-after.ts';
@@ -84,10 +84,13 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
   // Folio's retry policy (send.ts) is the one in effect, with the client's own turned off.
   const client = new OpenAI({ apiKey: apiKey || 'no-key', baseURL, maxRetries: 0, organization: env.OPENAI_ORG_ID ?? null, project: env.OPENAI_PROJECT_ID ?? null });
 
-  async function ask(segments: readonly string[], lang: string, note?: string) {
+  // Reasoning models (o-series, gpt-5) take only their default temperature: learnt from the first refusal.
+  let temperature: number | undefined = 0;
+
+  async function ask(segments: readonly string[], lang: string, note?: string): Promise<ChatCompletion.Choice> {
     const body: ChatCompletionCreateParamsNonStreaming = {
       model,
-      temperature: 0,
+      ...(temperature === undefined ? {} : { temperature }),
       messages: [
         { role: 'system', content: systemPrompt(lang, segments.length, note) },
         { role: 'user', content: JSON.stringify({ segments }) },
@@ -100,6 +103,10 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
       if (!choice) throw new RetryableError(`${baseURL} answered without a choice`);
       return choice;
     } catch (e) {
+      if (e instanceof APIError && e.status === 400 && e.param === 'temperature' && temperature !== undefined) {
+        temperature = undefined;
+        return ask(segments, lang, note);
+      }
       throw classify(e, model, baseURL);
     }
   }
