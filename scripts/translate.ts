@@ -59,7 +59,7 @@ for (const lang of langs) {
   let provider = providers.get(name);
   if (!provider) {
     try {
-      provider = createProvider(name);
+      provider = createProvider(name, process.env, { model: settings.models[name] });
       await provider.prepare?.();
     } catch (e) {
       fail((e as Error).message);

@@ -17,7 +17,11 @@ export interface Provider {
   prepare?(): Promise<void>;
   supports(lang: string): Support;
   limits: { segments: number; chars: number };
-  translate(segments: readonly string[], lang: string): Promise<string[]>;
+  /**
+   * `note` says why an earlier translation of these segments was refused, for an engine that can be
+   * told (a language model); the others ignore it.
+   */
+  translate(segments: readonly string[], lang: string, note?: string): Promise<string[]>;
 }
 
 /** The provider refuses more work until its quota is raised: the run stops at once, keeping what it has. */

@@ -16,11 +16,11 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500 };
  * provider's Retry-After when it gave one, else an exponential backoff with jitter. A quota error
  * is thrown at once: the run stops and keeps what it has.
  */
-export async function sendWithRetry(provider: Provider, segments: readonly string[], lang: string, policy: RetryPolicy = DEFAULT_RETRY): Promise<string[]> {
+export async function sendWithRetry(provider: Provider, segments: readonly string[], lang: string, policy: RetryPolicy = DEFAULT_RETRY, note?: string): Promise<string[]> {
   const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   for (let attempt = 1; ; attempt++) {
     try {
-      return await provider.translate(segments, lang);
+      return await provider.translate(segments, lang, note);
     } catch (e) {
       if (e instanceof QuotaError || !(e instanceof RetryableError) || attempt >= policy.attempts) throw e;
       const backoff = policy.baseMs * 2 ** (attempt - 1);

@@ -13,7 +13,12 @@ export interface TranslationSettings {
   defaultProvider?: string;
   /** USD per million characters sent. */
   prices: Record<string, number>;
+  /** The model of each provider that has a choice of them (part of its memory key). */
+  models: Record<string, string>;
 }
+
+/** Providers that translate with a model of the author's choosing. */
+const MODEL_PROVIDERS = ['openai'];
 
 export const SETTINGS_FILE = 'translation.yaml';
 
@@ -23,7 +28,7 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
   try {
     data = (yaml.load(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {} };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {}, models: {} };
     throw new Error(`${file}: ${(e as Error).message}`);
   }
   const problems: string[] = [];
@@ -40,9 +45,15 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
     if (typeof price !== 'number' || price < 0) problems.push(`prices.${name}: must be a number >= 0 (USD per million characters)`);
     else prices[name] = price;
   }
-  for (const key of Object.keys(data)) if (!['providers', 'prices'].includes(key)) problems.push(`${key}: not a known setting (providers, prices)`);
+  const models: Record<string, string> = {};
+  for (const [name, model] of Object.entries((data.models ?? {}) as Record<string, unknown>)) {
+    if (!MODEL_PROVIDERS.includes(name)) problems.push(`models.${name}: only ${MODEL_PROVIDERS.join(', ')} has a choice of model`);
+    else if (typeof model !== 'string' || !model.trim()) problems.push(`models.${name}: must be a model name (e.g. gpt-4o-mini)`);
+    else models[name] = model.trim();
+  }
+  for (const key of Object.keys(data)) if (!['providers', 'prices', 'models'].includes(key)) problems.push(`${key}: not a known setting (providers, prices, models)`);
   if (problems.length) throw new Error(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { providers, defaultProvider, prices };
+  return { providers, defaultProvider, prices, models };
 }
 
 /** The provider name for a language: --provider, else the language's, else the default. */

@@ -82,22 +82,23 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
     texts[i] = t;
     job.memory.putMachine(sources[i]!, job.lang, job.engine, t);
   };
-  const send = async (indexes: number[]) => {
+  const send = async (indexes: number[], note?: string) => {
     outcome.sent += indexes.length;
-    return sendWithRetry(job.provider, indexes.map((i) => sources[i]!), job.lang, job.retry);
+    return sendWithRetry(job.provider, indexes.map((i) => sources[i]!), job.lang, job.retry, note);
   };
   try {
-    const retry: number[] = [];
+    const retry: { i: number; problem: string }[] = [];
     for (const batch of batches(pending.map((i) => sources[i]!), job.provider.limits).map((b) => b.map((k) => pending[k]!))) {
       const out = await send(batch);
       for (const [k, i] of batch.entries()) {
-        if (problemOf(i, out[k]!) === undefined) accept(i, out[k]!);
-        else retry.push(i);
+        const problem = problemOf(i, out[k]!);
+        if (problem === undefined) accept(i, out[k]!);
+        else retry.push({ i, problem });
       }
       await job.checkpoint();
     }
-    for (const i of retry) {
-      const [again] = await send([i]);
+    for (const { i, problem: before } of retry) {
+      const [again] = await send([i], `its translation of this segment failed a check (${before})`);
       const problem = problemOf(i, again!);
       if (problem === undefined) accept(i, again!);
       else outcome.failed.push({ where: doc.segments[i]!.where, reason: problem });

@@ -7,10 +7,9 @@ import type { Paragraph } from 'mdast';
 import matter from 'gray-matter';
 import { parseMarkdown, segmentDocument, type DocumentText } from '../../src/translate/segments.ts';
 import { markdownShape, markdownStructure as structure } from '../helpers/markdown-shape.ts';
+import { pseudo } from '../helpers/pseudo-locale.ts';
 import { decodeInline, encodeInline } from '../../src/translate/inline-markup.ts';
 
-/** What a different language looks like to the structure: every word changed, tags left alone. */
-const pseudo = (tagged: string) => tagged.replace(/(^|>)([^<]*)/g, (_, close: string, words: string) => close + words.replace(/\p{L}+/gu, (w) => `${w.split('').reverse().join('')}ö`));
 
 async function demoEssays(): Promise<[string, DocumentText][]> {
   const dir = 'content/posts';

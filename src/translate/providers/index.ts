@@ -1,17 +1,24 @@
 import { SetupError, type Provider } from '../provider.ts';
 import { apertium } from './apertium.ts';
 import { deepl } from './deepl.ts';
+import { openai } from './openai.ts';
+
+/** What content/translation.yaml says of one provider (its model, where it has a choice). */
+export interface ProviderSettings {
+  model?: string;
+}
 
 /** Every provider by its name on the command line and in content/translation.yaml. */
-const FACTORIES: Record<string, (env: NodeJS.ProcessEnv) => Provider> = {
+const FACTORIES: Record<string, (env: NodeJS.ProcessEnv, settings: ProviderSettings) => Provider> = {
   apertium: () => apertium(),
   deepl: (env) => deepl(env),
+  openai: (env, settings) => openai(env, settings),
 };
 
 export const PROVIDER_NAMES = Object.keys(FACTORIES);
 
-export function createProvider(name: string, env: NodeJS.ProcessEnv = process.env): Provider {
+export function createProvider(name: string, env: NodeJS.ProcessEnv = process.env, settings: ProviderSettings = {}): Provider {
   const make = FACTORIES[name];
   if (!make) throw new SetupError(`unknown translation provider "${name}" (available: ${PROVIDER_NAMES.join(', ')})`);
-  return make(env);
+  return make(env, settings);
 }
