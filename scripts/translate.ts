@@ -57,12 +57,15 @@ for (const lang of langs) {
     continue;
   }
   let provider = providers.get(name);
-  try {
-    provider ??= createProvider(name);
-  } catch (e) {
-    fail((e as Error).message);
+  if (!provider) {
+    try {
+      provider = createProvider(name);
+      await provider.prepare?.();
+    } catch (e) {
+      fail((e as Error).message);
+    }
+    providers.set(name, provider);
   }
-  providers.set(name, provider);
   if (!provider.supports(lang)) fail(`${name} does not translate into ${lang}: choose another provider for it in ${root}/translation.yaml or with --provider`);
   routes.set(lang, provider);
 }

@@ -12,6 +12,11 @@ export interface Provider {
   version: string;
   supports(lang: string): Support;
   limits: { segments: number; chars: number };
+  /**
+   * Asks the engine what it serves (its languages, limits, version) before supports() is used:
+   * for a server whose languages are installed per instance. Awaited once, before anything is sent.
+   */
+  prepare?(): Promise<void>;
   translate(segments: readonly string[], lang: string): Promise<string[]>;
 }
 

@@ -1,9 +1,13 @@
 import { SetupError, type Provider } from '../provider.ts';
 import { apertium } from './apertium.ts';
+import { google } from './google.ts';
+import { libretranslate } from './libretranslate.ts';
 
 /** Every provider by its name on the command line and in content/translation.yaml. */
 const FACTORIES: Record<string, (env: NodeJS.ProcessEnv) => Provider> = {
   apertium: () => apertium(),
+  google,
+  libretranslate,
 };
 
 export const PROVIDER_NAMES = Object.keys(FACTORIES);
