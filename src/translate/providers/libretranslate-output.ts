@@ -49,29 +49,43 @@ function placedTags(text: string): PlacedTag[] {
 const UNSPACED = new Set(['zh', 'ja']);
 const WORD = /[\p{L}\p{N}]/u;
 const SPACE = /\s/;
+/** Punctuation a space never follows (an opening) or precedes (a closing). */
+const OPENING = /[([{"'“‘«¿¡]/;
+const CLOSING = /[)\]}"'”’»,.;:!?…]/;
 
 /**
- * Puts back the space the English had outside a tag where the engine glued a word to it
- * (`palabra<a i="1">enlace</a>y`), and drops one it put between a tag and punctuation where the
- * English had none (`</a> ,`). Tags are matched to the English ones by kind and order.
+ * Whether the translation wants a space between a tag and the character beside it (`beside`),
+ * given what was beside the same tag in the English (`english`): a word glued to a tag the English
+ * did not glue to a word, or anything but punctuation where the English had a space.
+ */
+function wantsSpace(english: string | undefined, beside: string | undefined, side: 'before' | 'after'): boolean {
+  if (beside === undefined || SPACE.test(beside) || beside === '<' || beside === '>') return false;
+  if (WORD.test(beside)) return !WORD.test(english ?? '');
+  return SPACE.test(english ?? '') && !(side === 'before' ? OPENING : CLOSING).test(beside);
+}
+
+/**
+ * Puts back the spaces the engine lost beside tags (`palabra<a i="1">enlace</a>y`, `</a><a i="1">`
+ * where it split a link), and drops one it put between a tag and punctuation where the English
+ * had none (`</a> ,`). Tags are matched to the English ones by kind and order.
  */
 export function restoreTagSpacing(source: string, translated: string, lang: string): string {
   if (UNSPACED.has(lang)) return translated;
-  const edges = new Map(placedTags(source).map((t) => [t.key, { before: SPACE.test(source[t.start - 1] ?? ''), after: SPACE.test(source[t.end] ?? '') }]));
+  const edges = new Map(placedTags(source).map((t) => [t.key, { before: source[t.start - 1], after: source[t.end] }]));
   const tags = placedTags(translated);
-  // A tag the engine repeated (a link split in two) spaces like the first of its kind.
-  const edgeOf = (t: PlacedTag | undefined) => (t ? (edges.get(t.key) ?? edges.get(t.key.replace(/#\d+$/, '#1'))) : undefined);
+  // A tag the engine repeated (a link split in two) stands where the first of its kind stood.
+  const edgeOf = (t: PlacedTag) => edges.get(t.key) ?? edges.get(t.key.replace(/#\d+$/, '#1'));
   let out = translated;
   for (let k = tags.length - 1; k >= 0; k--) {
     const tag = tags[k]!;
     const edge = edgeOf(tag);
     if (!edge) continue;
     const next = tags[k + 1]?.start === tag.end ? tags[k + 1] : undefined;
-    // Two tags the English kept apart (`</a> <a i="1">`): the space between them is wanted by both.
-    const spaceAfter = next ? !!edgeOf(next)?.before : WORD.test(out[tag.end] ?? '');
-    if (edge.after && spaceAfter) out = `${out.slice(0, tag.end)} ${out.slice(tag.end)}`;
-    else if (!edge.after && /^\s+[,.;:!?)]/.test(out.slice(tag.end))) out = out.slice(0, tag.end) + out.slice(tag.end).trimStart();
-    if (edge.before && WORD.test(out[tag.start - 1] ?? '')) out = `${out.slice(0, tag.start)} ${out.slice(tag.start)}`;
+    const splitLink = next && /^\/<a i="(\d+)">/.test(tag.key) && next.key.startsWith(tag.key.slice(1).replace(/#\d+$/, '#'));
+    const spaceAfter = next ? splitLink || (SPACE.test(edge.after ?? '') && SPACE.test(edgeOf(next)?.before ?? '')) : wantsSpace(edge.after, out[tag.end], 'after');
+    if (spaceAfter) out = `${out.slice(0, tag.end)} ${out.slice(tag.end)}`;
+    else if (!SPACE.test(edge.after ?? '') && /^\s+[,.;:!?)]/.test(out.slice(tag.end))) out = out.slice(0, tag.end) + out.slice(tag.end).trimStart();
+    if (wantsSpace(edge.before, out[tag.start - 1], 'before')) out = `${out.slice(0, tag.start)} ${out.slice(tag.start)}`;
   }
   return out;
 }
