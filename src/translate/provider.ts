@@ -11,8 +11,9 @@ export interface Provider {
   /** Model or engine version: part of every memory key, so an upgraded engine translates again. */
   version: string;
   /**
-   * Asks the engine what this account is offered (DeepL's language list), once, before supports()
-   * is consulted and before any text is sent. Engines that know their languages offline have none.
+   * Asks the engine what this account or instance serves (DeepL's language list, a LibreTranslate
+   * server's languages and limits), once, before supports() is consulted and before any text is
+   * sent. Engines that know their languages offline have none.
    */
   prepare?(): Promise<void>;
   supports(lang: string): Support;

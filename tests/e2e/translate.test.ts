@@ -8,22 +8,12 @@ import matter from 'gray-matter';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
 import { loadAll, status } from '../../src/build/translation-status.ts';
 import { assertMachineTranslations } from '../helpers/machine-translation.ts';
+import { runTranslate, sentOf } from '../helpers/translate-command.ts';
 
 const apertiumSkip = isApertiumInstalled() ? false : 'Apertium not found (apt-get install -y apertium apertium-eng-spa apertium-fr-es apertium-es-pt; .ci/run installs it)';
 const LANGS = ['es', 'fr', 'pt-br'];
 
-/** `npm run translate` as an author runs it, on a copy of the demo content. */
-function translate(root: string, ...args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/translate.ts', '--root', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
-const sentOf = (out: string) => Number(/(\d+) segments sent/.exec(out)?.[1] ?? NaN);
+const translate = (root: string, ...args: string[]) => runTranslate(root, args);
 
 describe('npm run translate with Apertium, the real offline engine', { skip: apertiumSkip }, () => {
   let root: string;

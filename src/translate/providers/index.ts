@@ -1,6 +1,8 @@
 import { SetupError, type Provider } from '../provider.ts';
 import { apertium } from './apertium.ts';
 import { deepl } from './deepl.ts';
+import { google } from './google.ts';
+import { libretranslate } from './libretranslate.ts';
 import { openai } from './openai.ts';
 
 /** What content/translation.yaml says of one provider (its model, where it has a choice). */
@@ -13,6 +15,8 @@ const FACTORIES: Record<string, (env: NodeJS.ProcessEnv, settings: ProviderSetti
   apertium: () => apertium(),
   deepl: (env) => deepl(env),
   openai: (env, settings) => openai(env, settings),
+  google: (env) => google(env),
+  libretranslate: (env) => libretranslate(env),
 };
 
 export const PROVIDER_NAMES = Object.keys(FACTORIES);

@@ -1,0 +1,59 @@
+import { RetryableError, SetupError } from '../provider.ts';
+
+/**
+ * JSON over HTTP for the providers without a client library here (LibreTranslate, Google's REST
+ * API): what the server answered, or a RetryableError when it could not be reached (refused,
+ * reset, timed out), which is worth trying again like a 5xx.
+ */
+export interface JsonAnswer {
+  status: number;
+  headers: Headers;
+  /** The parsed body, or undefined when it was not JSON (a proxy's HTML error page). */
+  data: unknown;
+}
+
+/** Longer than a large batch takes on a slow self-hosted server; a hung connection is retried. */
+const TIMEOUT_MS = 120_000;
+
+export async function requestJson(who: string, url: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {}): Promise<JsonAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...init.headers },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    throw new RetryableError(`${who}: ${url} could not be reached (${cause?.code ?? cause?.message ?? (e as Error).message})`);
+  }
+  const text = await response.text();
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  return { status: response.status, headers: response.headers, data };
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110), else undefined. */
+export function retryAfterMs(headers: Headers): number | undefined {
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** An endpoint from the environment as a base URL without its trailing slash, or a SetupError naming the variable. */
+export function baseUrl(variable: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    throw new SetupError(`${variable} must be an http(s) URL (got "${value}")`);
+  }
+}
