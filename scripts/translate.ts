@@ -11,6 +11,7 @@ import { createProvider } from '../src/translate/providers/index.ts';
 import { providerLabel, SetupError, type Provider } from '../src/translate/provider.ts';
 import { loadTranslationSettings, providerFor } from '../src/translate/settings.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
+import { engineKey, glossaryChanged, loadGlossary } from '../src/translate/glossary.ts';
 import { adoptTranslation, recordWritten, translatePost } from '../src/translate/translate-post.ts';
 import { translationFile } from '../src/translate/translation-file.ts';
 
@@ -43,6 +44,7 @@ for (const l of langs) if (!TRANSLATED_CODES.includes(l)) fail(`"${l}" is not on
 const wanted = new Set(values.missing || values.stale ? [...(values.missing ? ['missing'] : []), ...(values.stale ? ['stale'] : [])] : ['missing', 'stale']);
 
 const settings = await loadTranslationSettings(root).catch((e: Error) => fail(e.message));
+const glossary = await loadGlossary(root).catch((e: Error) => fail(e.message));
 const posts = (await loadAll(root)).filter((p) => positionals.length === 0 || positionals.includes(p.slug));
 for (const slug of positionals) if (!posts.some((p) => p.slug === slug)) fail(`no post "${slug}" in ${root}/posts`);
 
@@ -87,10 +89,11 @@ for (const post of posts) {
   const asDocument = (t: (typeof post.translations)[number]) => ({ title: t.title, summary: t.summary, body: t.body });
   // Current translations made outside Folio become the memory's (a person's), so later English edits send only what changed.
   let adopted = 0;
-  for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, asDocument(t))) adopted++;
+  for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, asDocument(t), glossary)) adopted++;
   if (adopted && !dryRun) await memory.save();
   for (const [lang, provider] of routes) {
-    const state = states[lang]!;
+    // A file Folio wrote with another glossary is as stale as one whose English changed.
+    const state = states[lang] === 'available' && glossaryChanged(memory.writtenGlossary(lang), glossary) ? 'stale' : states[lang]!;
     if (!wanted.has(state === 'unstamped' ? 'stale' : state)) continue;
     totals.posts++;
     const existing = post.translations.find((t) => t.lang === lang);
@@ -107,7 +110,8 @@ for (const post of posts) {
       english,
       existing: existing && existing.format === 'md' && memory.hasRecord(lang) ? asDocument(existing) : undefined,
       provider,
-      engine: providerLabel(provider),
+      engine: engineKey(providerLabel(provider), glossary),
+      glossary,
       memory,
       dryRun,
       budget,
@@ -146,7 +150,7 @@ for (const post of posts) {
     }
     const file = existing?.file ?? join(post.dir, `${lang}.md`);
     await writeFile(file, translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified }));
-    recordWritten(memory, lang, english, outcome.result);
+    recordWritten(memory, lang, english, outcome.result, glossary);
     await memory.save();
     totals.written++;
     console.log(`${line}; wrote ${file}`);

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
-import { segmentDocument } from '../src/translate/segments.ts';
+import { segmentTexts } from '../src/translate/translate-post.ts';
+import { loadGlossary } from '../src/translate/glossary.ts';
 import { loadAll, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
 
 const args = process.argv.slice(2);
@@ -20,11 +21,12 @@ if (command === 'status' || command === undefined) {
   const label = 'term names missing';
   const width = Math.max(label.length, ...posts.map((p) => p.slug.length));
   console.log(`${''.padEnd(width)}  ${TRANSLATED_CODES.map((c) => c.padEnd(10)).join('')}`);
+  const protect = (await loadGlossary(root))?.protect;
   for (const p of posts) {
     const row = status(p);
     // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
     const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
-    const sources = p.english.format === 'md' ? segmentDocument({ title: p.english.title, summary: p.english.summary, body: p.english.body }).segments.map((x) => x.text) : [];
+    const sources = p.english.format === 'md' ? segmentTexts({ title: p.english.title, summary: p.english.summary, body: p.english.body }, { protect }) : [];
     const mark = (c: string) => {
       const state = row.states[c]!;
       const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
