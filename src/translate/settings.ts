@@ -13,7 +13,11 @@ export interface TranslationSettings {
   defaultProvider?: string;
   /** USD per million characters sent. */
   prices: Record<string, number>;
+  /** `npm run build` first translates what is missing or stale, sending at most maxChars characters. */
+  build: { translate: boolean; maxChars: number };
 }
+
+const BUILD_OFF = { translate: false, maxChars: 0 };
 
 export const SETTINGS_FILE = 'translation.yaml';
 
@@ -23,7 +27,7 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
   try {
     data = (yaml.load(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {} };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {}, build: BUILD_OFF };
     throw new Error(`${file}: ${(e as Error).message}`);
   }
   const problems: string[] = [];
@@ -40,9 +44,22 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
     if (typeof price !== 'number' || price < 0) problems.push(`prices.${name}: must be a number >= 0 (USD per million characters)`);
     else prices[name] = price;
   }
-  for (const key of Object.keys(data)) if (!['providers', 'prices'].includes(key)) problems.push(`${key}: not a known setting (providers, prices)`);
+  const build = { ...BUILD_OFF };
+  const asked = data.build ?? {};
+  if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) problems.push('build: must be a mapping, e.g. build: {translate: true, max_chars: 20000}');
+  else {
+    const { translate, max_chars: maxChars, ...rest } = asked as Record<string, unknown>;
+    for (const key of Object.keys(rest)) problems.push(`build.${key}: not a known setting (translate, max_chars)`);
+    if (translate !== undefined && typeof translate !== 'boolean') problems.push('build.translate: must be true or false');
+    else build.translate = translate === true;
+    // A deploy never sends an unbounded amount: the cap is asked for whenever the build translates.
+    if (maxChars === undefined && build.translate) problems.push('build.max_chars: required with translate: true (the characters one build may send, e.g. 20000)');
+    else if (maxChars !== undefined && !(Number.isInteger(maxChars) && (maxChars as number) > 0)) problems.push('build.max_chars: must be a whole number of characters above 0');
+    else build.maxChars = (maxChars as number | undefined) ?? 0;
+  }
+  for (const key of Object.keys(data)) if (!['providers', 'prices', 'build'].includes(key)) problems.push(`${key}: not a known setting (providers, prices, build)`);
   if (problems.length) throw new Error(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { providers, defaultProvider, prices };
+  return { providers, defaultProvider, prices, build };
 }
 
 /** The provider name for a language: --provider, else the language's, else the default. */
