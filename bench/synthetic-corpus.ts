@@ -59,6 +59,35 @@ export function essay(index: number, lang: string): { title: string; body: strin
   return { title: `${paragraph(r, lang, 4).replace(/[.。]$/, '')} ${index}`, body: parts.join('\n\n') };
 }
 
+/**
+ * An English essay shaped like the demo's, for the translation benchmark: headings, paragraphs
+ * with links, emphasis and inline code, a nested list, a table, a quote, a code block, an image.
+ */
+export function richEssay(index: number): { title: string; summary: string; body: string } {
+  const r = rng(index * 131 + 5);
+  const sentence = (words: number) => {
+    const p = paragraph(r, 'en', words);
+    return p[0]!.toUpperCase() + p.slice(1);
+  };
+  const prose = (sentences: number) => Array.from({ length: sentences }, (_, i) => {
+    const s = sentence(8 + Math.floor(r() * 12));
+    if (i === 1) return s.replace(/^(\S+) (\S+)/, `[$1 $2](https://example.org/${index}/${i} "Source ${i}")`);
+    if (i === 2) return s.replace(/ (\S+) /, ' *$1* ');
+    if (i === 3) return s.replace(/ (\S+) (\S+) /, ' **$1 $2** ');
+    if (i === 4) return s.replace(/ (\S+) /, ' `$1()` ');
+    return s;
+  }).join(' ');
+  const parts: string[] = [prose(5)];
+  for (let s = 0; s < 4; s++) {
+    parts.push(`## ${sentence(4).replace(/\.$/, '')}`, prose(4 + Math.floor(r() * 3)), prose(3));
+    if (s === 0) parts.push(`- ${sentence(6)}\n- ${sentence(8)}\n  - ${sentence(5)}\n- ${prose(2)}`);
+    if (s === 1) parts.push(`| ${sentence(2)} | ${sentence(2)} |\n| --- | --- |\n| ${sentence(3)} | \`${index}\` |\n| ${sentence(4)} | ${sentence(3)} |`);
+    if (s === 2) parts.push(`> ${prose(2)}`, '```ts\nconst answer = await fetch(`/api/posts/${slug}`);\n```', `![${sentence(5).replace(/\.$/, '')}](figure.png "${sentence(3).replace(/\.$/, '')}")`);
+    if (s === 3) parts.push(`### ${sentence(3).replace(/\.$/, '')}`, prose(4));
+  }
+  return { title: `${sentence(5).replace(/\.$/, '')} ${index}`, summary: sentence(20), body: `${parts.join('\n\n')}\n` };
+}
+
 export const slugOf = (i: number) => `essay-${String(i).padStart(5, '0')}`;
 
 export async function writeCorpus(root: string, count: number, figure: string): Promise<void> {

@@ -22,6 +22,7 @@ import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishMani
 import { variantWriter } from '../src/build/file-variants.ts';
 import { BUNDLE_READY } from '../src/build/bundle.ts';
 import { fileSystemFailure, reportFileSystemFailures } from '../src/build/fs-failure.ts';
+import { translateForBuild } from '../src/translate/run.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
@@ -56,6 +57,16 @@ const WRITERS: Record<string, { out: string; write: (layout: BuildLayout) => Pro
   static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static')) },
 };
 const requested = Object.keys(WRITERS).filter(wants);
+
+// translation.yaml's `build: {translate: true}`: what is missing or stale is translated first, so
+// the content read below (and its fingerprint) has it. An invalid setting fails the build.
+try {
+  for (const root of ROOTS) await translateForBuild(root.contentDir, (line) => console.log(line.replace(/^\n/, '').replace(/^/gm, 'translate: ')));
+} catch (e) {
+  console.error(`build failed: ${(e as Error).message}`);
+  console.error(`nothing was published; the live build is unchanged (${PUBLISH.current}).`);
+  process.exit(1);
+}
 const writeTargets = async (layout: BuildLayout, names: string[]) => {
   for (const name of names) console.log(await timings.time(`target: ${name}`, () => WRITERS[name]!.write(layout)));
 };

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
-import { segmentDocument } from '../src/translate/segments.ts';
+import { segmentTexts } from '../src/translate/translate-post.ts';
+import { loadGlossary } from '../src/translate/glossary.ts';
 import { loadAll, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
 import type { PostSource } from '../src/build/load/posts.ts';
 
@@ -22,11 +23,12 @@ async function statusTable(root: string, posts: PostSource[]): Promise<void> {
   const row = (name: string, cells: string[]) => console.log(`${name.padEnd(width)}  ${cells.map((c) => c.padEnd(10)).join('')}`);
   row('', [...TRANSLATED_CODES]);
   const available: Record<string, number> = {};
+  const protect = (await loadGlossary(root))?.protect;
   for (const p of posts) {
     const states = status(p).states;
     // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
     const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
-    const sources = p.english.format === 'md' ? segmentDocument({ title: p.english.title, summary: p.english.summary, body: p.english.body }).segments.map((x) => x.text) : [];
+    const sources = p.english.format === 'md' ? segmentTexts({ title: p.english.title, summary: p.english.summary, body: p.english.body }, { protect }) : [];
     const mark = (c: string) => {
       const state = states[c]!;
       if (state === 'available') available[c] = (available[c] ?? 0) + 1;

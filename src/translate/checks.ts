@@ -1,3 +1,6 @@
+import { termPattern } from './glossary.ts';
+import { unescapeText } from './inline-markup.ts';
+
 /**
  * What every translated segment must pass besides its markup (segments.ts checks that): no marks
  * an engine leaves on words it did not know, a length in proportion to the English, and not the
@@ -22,6 +25,22 @@ export function contentProblem(source: string, translated: string, lang: string)
     const low = DENSE.has(lang) ? 0.15 : 0.4;
     if (ratio < low) return `${Math.round(ratio * 100)} % of the English length: a summary, not a translation`;
     if (ratio > 3) return `${Math.round(ratio * 100)} % of the English length`;
+  }
+  return undefined;
+}
+
+/**
+ * The glossary's fixed translations: where the English segment has a term (a whole word, in any
+ * case: it may begin a sentence), the translation must have the one given for the language (in
+ * any case, inside a longer word too: German compounds). Returns the reason, or undefined.
+ */
+export function glossaryProblem(terms: Record<string, Record<string, string>>, source: string, translated: string, lang: string): string | undefined {
+  const from = unescapeText(words(source));
+  const to = unescapeText(words(translated)).toLocaleLowerCase(lang);
+  for (const [term, byLang] of Object.entries(terms)) {
+    const wanted = byLang[lang];
+    if (wanted === undefined || !termPattern([term], 'iu')!.test(from)) continue;
+    if (!to.includes(wanted.toLocaleLowerCase(lang))) return `the glossary's "${term}" is "${wanted}" in ${lang}, not found in the translation`;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import remarkStringify from 'remark-stringify';
  * A block's inline content as the text a translation engine reads: words as they are, emphasis as
  * `<em>`/`<strong>`/`<del>`, a link as `<a i="n">anchor</a>` (its URL stays here, in slot n), and
  * everything that must not be translated (inline code, inline HTML, images, line breaks, footnote
- * references) as an empty `<x i="n"></x>`. Every engine Folio speaks keeps tags whole (DeepL's
+ * references, the glossary's do-not-translate terms) as an empty `<x i="n"></x>`. Every engine Folio speaks keeps tags whole (DeepL's
  * tag_handling, Google's and LibreTranslate's HTML mode, Apertium's html format), so the structure
  * travels beside the words and comes back checkable.
  */
@@ -29,13 +29,30 @@ export const unescapeText = (s: string) =>
     return ENTITIES[name.toLowerCase()] ?? whole;
   });
 
+/**
+ * Text with the glossary's do-not-translate terms (`protect`, one capturing group: see
+ * glossary.ts) as empty placeholders holding the literal term, so no engine can change them.
+ */
+function protectedText(value: string, protect: RegExp | undefined, slots: PhrasingContent[]): string {
+  if (!protect) return escapeText(value);
+  // split() with one capturing group: the terms are at the odd indexes.
+  return value
+    .split(protect)
+    .map((part, i) => {
+      if (i % 2 === 0) return escapeText(part);
+      slots.push({ type: 'text', value: part });
+      return `<x i="${slots.length}"></x>`;
+    })
+    .join('');
+}
+
 /** Inline nodes as tagged text. A soft line break is a space: the engine sees one sentence. */
-export function encodeInline(nodes: readonly PhrasingContent[]): Tagged {
+export function encodeInline(nodes: readonly PhrasingContent[], protect?: RegExp): Tagged {
   const slots: PhrasingContent[] = [];
   const walk = (list: readonly PhrasingContent[]): string =>
     list
       .map((node) => {
-        if (node.type === 'text') return escapeText(node.value.replace(/[ \t]*\n[ \t]*/g, ' '));
+        if (node.type === 'text') return protectedText(node.value.replace(/[ \t]*\n[ \t]*/g, ' '), protect, slots);
         if (node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete') {
           const tag = WRAPPERS[node.type];
           return `<${tag}>${walk(node.children)}</${tag}>`;
@@ -49,6 +66,19 @@ export function encodeInline(nodes: readonly PhrasingContent[]): Tagged {
       })
       .join('');
   return { text: walk(nodes), slots };
+}
+
+/** A text without markup (a title, an alt text) as tagged text: only its protected terms are placeholders. */
+export function encodePlain(value: string, protect?: RegExp): Tagged {
+  const slots: PhrasingContent[] = [];
+  return { text: protectedText(value, protect, slots), slots };
+}
+
+/** Tagged text of a plain text back to its string: anything but words and its term placeholders is a MarkupError. */
+export function decodePlain(text: string, slots: readonly PhrasingContent[]): string {
+  const nodes = decodeInline(text, slots);
+  if (nodes.some((n) => n.type !== 'text')) throw new MarkupError('markup in a text that has none');
+  return nodes.map((n) => (n as { value: string }).value).join('');
 }
 
 export class MarkupError extends Error {}
@@ -83,11 +113,18 @@ export function decodeInline(text: string, slots: readonly PhrasingContent[]): P
     used.add(n);
     return slots[n - 1]!;
   };
+  // A protected term's slot is a text node: it joins the words beside it, as one text node.
+  const push = (node: PhrasingContent) => {
+    const children = stack.at(-1)!.children;
+    const last = children.at(-1);
+    if (node.type === 'text' && last?.type === 'text') children[children.length - 1] = { type: 'text', value: last.value + node.value };
+    else children.push(node);
+  };
   const addText = (raw: string) => {
     if (!raw) return;
     const value = unescapeText(raw);
     if (/[<>]/.test(raw)) throw new MarkupError(`a broken tag in "${raw.slice(0, 40)}"`);
-    stack.at(-1)!.children.push({ type: 'text', value });
+    push({ type: 'text', value });
   };
   text = joinSplitLinks(text);
   let at = 0;
@@ -103,11 +140,11 @@ export function decodeInline(text: string, slots: readonly PhrasingContent[]): P
         if (open.children.some((c) => c.type !== 'text' || c.value.trim())) throw new MarkupError('words inside a placeholder');
         continue;
       }
-      stack.at(-1)!.children.push(open.node ? ({ ...open.node, children: open.children } as PhrasingContent) : ({ type: BY_TAG[tag as keyof typeof BY_TAG], children: open.children } as PhrasingContent));
+      push(open.node ? ({ ...open.node, children: open.children } as PhrasingContent) : ({ type: BY_TAG[tag as keyof typeof BY_TAG], children: open.children } as PhrasingContent));
       continue;
     }
     if (tag === 'x') {
-      stack.at(-1)!.children.push(slot(id));
+      push(slot(id));
       if (!selfClosing) stack.push({ tag, children: [] });
       continue;
     }

@@ -15,6 +15,14 @@ export interface MemoryData {
   segments: Record<string, Record<string, { machine?: Record<string, string>; human?: string }>>;
   /** Language -> the segments written into its file, in order: [English digest, text written]. */
   written: Record<string, [string, string][]>;
+  /** Language -> the glossary its file was written with; none recorded: written without one. */
+  glossaries?: Record<string, WrittenGlossary>;
+}
+
+/** A glossary as a written file depends on it: its digest, and the kept terms its segments were read with. */
+export interface WrittenGlossary {
+  digest: string;
+  keep: string[];
 }
 
 export const MEMORY_FILE = '.translation-memory.json';
@@ -84,16 +92,24 @@ export class TranslationMemory {
    * segment by segment, so a later English edit sends only the segments it changed. False when its
    * blocks do not line up with the English.
    */
-  adopt(lang: string, sources: readonly string[], texts: readonly string[]): boolean {
+  adopt(lang: string, sources: readonly string[], texts: readonly string[], glossary?: WrittenGlossary): boolean {
     if (sources.length !== texts.length) return false;
     for (const [i, source] of sources.entries()) this.entry(source, lang).human = texts[i]!;
-    this.wrote(lang, sources, texts);
+    this.wrote(lang, sources, texts, glossary);
     return true;
   }
 
-  /** Records what a translation file was written from (see recordHumanEdits). */
-  wrote(lang: string, sources: readonly string[], texts: readonly string[]): void {
+  /** Records what a translation file was written from (see recordHumanEdits), and with which glossary. */
+  wrote(lang: string, sources: readonly string[], texts: readonly string[], glossary?: WrittenGlossary): void {
     this.data.written[lang] = sources.map((s, i) => [segmentKey(s), texts[i]!]);
+    if (glossary) (this.data.glossaries ??= {})[lang] = glossary;
+    else if (this.data.glossaries) delete this.data.glossaries[lang];
+  }
+
+  /** The glossary a language's file was written with (digest '' and no terms: none), or undefined if Folio never wrote it. */
+  writtenGlossary(lang: string): WrittenGlossary | undefined {
+    if (!this.hasRecord(lang)) return undefined;
+    return this.data.glossaries?.[lang] ?? { digest: '', keep: [] };
   }
 
   /** How many of these English segments the file of a language was not written from (its stale segments). */

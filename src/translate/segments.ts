@@ -2,7 +2,7 @@ import type { Html, Image, Nodes, Parent, PhrasingContent, Root } from 'mdast';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
-import { decodeInline, encodeInline, escapeText, inlineMarkdown, MarkupError, unescapeText, type Tagged } from './inline-markup.ts';
+import { decodeInline, decodePlain, encodeInline, encodePlain, inlineMarkdown, MarkupError, unescapeText, type Tagged } from './inline-markup.ts';
 
 /** What a translation is made of: the English front matter's words and the Markdown body. */
 export interface DocumentText {
@@ -16,6 +16,11 @@ export interface Segment {
   text: string;
   /** Where it comes from, for messages: `title`, `paragraph at line 12`, `image alt at line 20`. */
   where: string;
+}
+
+export interface SegmentOptions {
+  /** The glossary's do-not-translate terms (glossary.ts), sent as placeholders holding the term. */
+  protect?: RegExp;
 }
 
 export interface SegmentedDocument {
@@ -68,18 +73,24 @@ function imagesIn(nodes: readonly PhrasingContent[], out: Image[] = []): Image[]
 /**
  * One segment per paragraph, heading, list-item or quote paragraph and table cell; one per image
  * `alt` and `title` and per `title`/`alt` attribute of raw HTML; the front matter's title and
- * summary first. Code, URLs and raw HTML bodies are never segments.
+ * summary first. Code, URLs, raw HTML bodies and do-not-translate terms are never sent.
  */
-export function segmentDocument(doc: DocumentText): SegmentedDocument {
+export function segmentDocument(doc: DocumentText, options: SegmentOptions = {}): SegmentedDocument {
   const segments: Segment[] = [];
-  const plain: number[] = [];
-  const add = (text: string, where: string, isPlain: boolean) => {
+  /** A plain segment (no markup but its protected terms) -> its slots. */
+  const plain = new Map<number, Tagged['slots']>();
+  const add = (text: string, where: string) => {
     segments.push({ text, where });
-    if (isPlain) plain.push(segments.length - 1);
     return segments.length - 1;
   };
-  const titleAt = add(escapeText(doc.title), 'title', true);
-  const summaryAt = doc.summary === undefined ? undefined : add(escapeText(doc.summary), 'summary', true);
+  const addPlain = (value: string, where: string) => {
+    const tagged = encodePlain(value, options.protect);
+    const at = add(tagged.text, where);
+    plain.set(at, tagged.slots);
+    return at;
+  };
+  const titleAt = addPlain(doc.title, 'title');
+  const summaryAt = doc.summary === undefined ? undefined : addPlain(doc.summary, 'summary');
 
   const body = doc.body;
   const lines = body.split('\n');
@@ -97,21 +108,21 @@ export function segmentDocument(doc: DocumentText): SegmentedDocument {
       const block: Block = {
         start: first.start.offset!,
         end: last.end.offset!,
-        tagged: encodeInline(children),
+        tagged: encodeInline(children, options.protect),
         prefix: (lines[line] ?? '').slice(0, node.position!.start.column - 1),
         table: inTable,
         images: [],
       };
       if (hasWords(block.tagged.text)) {
-        block.segment = add(block.tagged.text, `${node.type === 'tableCell' ? 'table cell' : node.type} at line ${line}`, false);
+        block.segment = add(block.tagged.text, `${node.type === 'tableCell' ? 'table cell' : node.type} at line ${line}`);
         blockOf.set(block.segment, block);
       }
       for (const image of imagesIn(children)) {
         const at = `image at line ${image.position?.start.line ?? line}`;
         block.images.push({
           node: image,
-          ...(image.alt && hasWords(image.alt) ? { alt: add(escapeText(image.alt), `${at}: alt`, true) } : {}),
-          ...(image.title && hasWords(image.title) ? { title: add(escapeText(image.title), `${at}: title`, true) } : {}),
+          ...(image.alt && hasWords(image.alt) ? { alt: addPlain(image.alt, `${at}: alt`) } : {}),
+          ...(image.title && hasWords(image.title) ? { title: addPlain(image.title, `${at}: title`) } : {}),
         });
       }
       blocks.push(block);
@@ -123,7 +134,7 @@ export function segmentDocument(doc: DocumentText): SegmentedDocument {
         const value = m[2] ?? m[3] ?? '';
         if (!hasWords(value)) continue;
         const start = html.position!.start.offset! + m.index + m[0].length - value.length - 1;
-        attributes.push({ start, end: start + value.length, quote: m[2] !== undefined ? '"' : "'", segment: add(escapeText(unescapeText(value)), `HTML ${m[1]} at line ${html.position!.start.line}`, true) });
+        attributes.push({ start, end: start + value.length, quote: m[2] !== undefined ? '"' : "'", segment: addPlain(unescapeText(value), `HTML ${m[1]} at line ${html.position!.start.line}`) });
       }
       return;
     }
@@ -131,13 +142,14 @@ export function segmentDocument(doc: DocumentText): SegmentedDocument {
   };
   visit(parseMarkdown(body), false);
 
-  const isPlain = new Set(plain);
+  /** The text a translated plain segment stands for. */
+  const plainValue = (i: number, translation: string) => decodePlain(translation, plain.get(i)!);
   const problem = (i: number, translation: string): string | undefined => {
-    if (isPlain.has(i)) return /<[^>]*>/.test(translation) ? 'markup in a text that has none' : undefined;
     const block = blockOf.get(i);
-    if (!block) return undefined;
+    if (!block && !plain.has(i)) return undefined;
     try {
-      decodeInline(translation, block.tagged.slots);
+      if (block) decodeInline(translation, block.tagged.slots);
+      else plainValue(i, translation);
       return undefined;
     } catch (e) {
       if (e instanceof MarkupError) return e.message;
@@ -149,7 +161,7 @@ export function segmentDocument(doc: DocumentText): SegmentedDocument {
     const textOf = (i: number | undefined) => (i === undefined ? undefined : translations[i]);
     const plainText = (i: number | undefined, source: string) => {
       const t = textOf(i);
-      return t === undefined ? source : unescapeText(t);
+      return t === undefined ? source : plainValue(i!, t);
     };
     const edits: { start: number; end: number; text: string }[] = [];
     for (const block of blocks) {
@@ -170,7 +182,7 @@ export function segmentDocument(doc: DocumentText): SegmentedDocument {
       const t = textOf(attr.segment);
       if (t === undefined || (t === segments[attr.segment]!.text && !options.rewrite)) continue;
       // An ampersand is escaped only where it would read as a character reference.
-      const value = unescapeText(t).replace(/&(?=#?\w+;)/g, '&amp;').replace(attr.quote === '"' ? /"/g : /'/g, attr.quote === '"' ? '&quot;' : '&#39;');
+      const value = plainValue(attr.segment, t).replace(/&(?=#?\w+;)/g, '&amp;').replace(attr.quote === '"' ? /"/g : /'/g, attr.quote === '"' ? '&quot;' : '&#39;');
       edits.push({ start: attr.start, end: attr.end, text: value });
     }
     edits.sort((a, b) => b.start - a.start);

@@ -15,10 +15,14 @@ export interface TranslationSettings {
   prices: Record<string, number>;
   /** The model of each provider that has a choice of them (part of its memory key). */
   models: Record<string, string>;
+  /** `npm run build` first translates what is missing or stale, sending at most maxChars characters. */
+  build: { translate: boolean; maxChars: number };
 }
 
 /** Providers that translate with a model of the author's choosing. */
 const MODEL_PROVIDERS = ['openai'];
+
+const BUILD_OFF = { translate: false, maxChars: 0 };
 
 export const SETTINGS_FILE = 'translation.yaml';
 
@@ -28,7 +32,7 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
   try {
     data = (yaml.load(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {}, models: {} };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {}, models: {}, build: BUILD_OFF };
     throw new Error(`${file}: ${(e as Error).message}`);
   }
   const problems: string[] = [];
@@ -51,9 +55,22 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
     else if (typeof model !== 'string' || !model.trim()) problems.push(`models.${name}: must be a model name (e.g. gpt-4o-mini)`);
     else models[name] = model.trim();
   }
-  for (const key of Object.keys(data)) if (!['providers', 'prices', 'models'].includes(key)) problems.push(`${key}: not a known setting (providers, prices, models)`);
+  const build = { ...BUILD_OFF };
+  const asked = data.build ?? {};
+  if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) problems.push('build: must be a mapping, e.g. build: {translate: true, max_chars: 20000}');
+  else {
+    const { translate, max_chars: maxChars, ...rest } = asked as Record<string, unknown>;
+    for (const key of Object.keys(rest)) problems.push(`build.${key}: not a known setting (translate, max_chars)`);
+    if (translate !== undefined && typeof translate !== 'boolean') problems.push('build.translate: must be true or false');
+    else build.translate = translate === true;
+    // A deploy never sends an unbounded amount: the cap is asked for whenever the build translates.
+    if (maxChars === undefined && build.translate) problems.push('build.max_chars: required with translate: true (the characters one build may send, e.g. 20000)');
+    else if (maxChars !== undefined && !(Number.isInteger(maxChars) && (maxChars as number) > 0)) problems.push('build.max_chars: must be a whole number of characters above 0');
+    else build.maxChars = (maxChars as number | undefined) ?? 0;
+  }
+  for (const key of Object.keys(data)) if (!['providers', 'prices', 'models', 'build'].includes(key)) problems.push(`${key}: not a known setting (providers, prices, models, build)`);
   if (problems.length) throw new Error(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { providers, defaultProvider, prices, models };
+  return { providers, defaultProvider, prices, models, build };
 }
 
 /** The provider name for a language: --provider, else the language's, else the default. */

@@ -1,7 +1,8 @@
-import { contentProblem } from './checks.ts';
+import { contentProblem, glossaryProblem } from './checks.ts';
+import { termPattern, writtenRecord, type Glossary } from './glossary.ts';
 import type { TranslationMemory } from './memory.ts';
 import { QuotaError, batches, type Provider } from './provider.ts';
-import { segmentDocument, type DocumentText } from './segments.ts';
+import { segmentDocument, type DocumentText, type SegmentOptions } from './segments.ts';
 import { sendWithRetry, type RetryPolicy } from './send.ts';
 
 /** One post into one language: what the command asks. */
@@ -12,8 +13,9 @@ export interface PostTranslation {
   /** The translation file as it is now, if there is one, and whether Folio wrote it (the memory has a record). */
   existing?: DocumentText;
   provider: Provider;
-  /** The memory key of this engine: `<provider>:<version>` and the glossary's digest. */
+  /** The memory key of this engine: `<provider>:<version>` and the glossary's digest (glossary.ts engineKey). */
   engine: string;
+  glossary?: Glossary;
   memory: TranslationMemory;
   dryRun: boolean;
   /** Characters this run may still send (shared by every post of the run). */
@@ -51,24 +53,33 @@ export interface Outcome {
  * outcome names the segment and why.
  */
 export async function translatePost(job: PostTranslation): Promise<Outcome> {
-  const doc = segmentDocument(job.english);
+  const options = { protect: job.glossary?.protect };
+  const doc = segmentDocument(job.english, options);
   const sources = doc.segments.map((s) => s.text);
   const outcome: Outcome = { segments: sources.length, fromMemory: 0, human: 0, sent: 0, chars: 0, failed: [] };
   if (job.existing) {
-    const current = segmentTexts(job.existing);
+    // Read as it was written: with the kept terms of the glossary it was made with.
+    const current = segmentTexts(job.existing, { protect: termPattern(job.memory.writtenGlossary(job.lang)?.keep ?? []) });
     if (job.memory.recordHumanEdits(job.lang, current) === undefined) {
       outcome.skipped = 'its file no longer lines up with what Folio wrote (blocks added or removed by hand): edit it to match the English, or delete it to translate anew';
       return outcome;
     }
   }
-  const texts: (string | undefined)[] = sources.map((source) => {
+  /** A person's correction that no longer fits the English's markup (a placeholder or a kept term removed): theirs to fix, never sent. */
+  const unfit = new Set<number>();
+  const texts: (string | undefined)[] = sources.map((source, i) => {
     const hit = job.memory.lookup(source, job.lang, job.engine);
     if (!hit) return undefined;
     outcome.fromMemory++;
-    if (hit.human) outcome.human++;
-    return hit.text;
+    if (!hit.human) return hit.text;
+    outcome.human++;
+    const problem = doc.problem(i, hit.text);
+    if (problem === undefined) return hit.text;
+    unfit.add(i);
+    outcome.failed.push({ where: doc.segments[i]!.where, reason: `a person's correction no longer fits the English (${problem}): correct it in the file` });
+    return undefined;
   });
-  const pending = sources.map((_, i) => i).filter((i) => texts[i] === undefined);
+  const pending = sources.map((_, i) => i).filter((i) => texts[i] === undefined && !unfit.has(i));
   outcome.chars = pending.reduce((n, i) => n + sources[i]!.length, 0);
   if (job.dryRun) return outcome;
   if (outcome.chars > job.budget.chars) {
@@ -77,7 +88,8 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
   }
   job.budget.chars -= outcome.chars;
 
-  const problemOf = (i: number, t: string) => doc.problem(i, t) ?? contentProblem(sources[i]!, t, job.lang);
+  const problemOf = (i: number, t: string) =>
+    doc.problem(i, t) ?? contentProblem(sources[i]!, t, job.lang) ?? (job.glossary ? glossaryProblem(job.glossary.terms, sources[i]!, t, job.lang) : undefined);
   const accept = (i: number, t: string) => {
     texts[i] = t;
     job.memory.putMachine(sources[i]!, job.lang, job.engine, t);
@@ -116,15 +128,17 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
   return outcome;
 }
 
-const segmentTexts = (doc: DocumentText) => segmentDocument(doc).segments.map((s) => s.text);
+/** A document's segments as sent: with the glossary's protected terms as placeholders, as the memory keys them. */
+export const segmentTexts = (doc: DocumentText, options?: SegmentOptions) => segmentDocument(doc, options).segments.map((s) => s.text);
 
 /** Records what a written translation was made from, read back from the file's own text. */
-export function recordWritten(memory: TranslationMemory, lang: string, english: DocumentText, written: DocumentText): void {
-  const sources = segmentTexts(english);
-  const texts = segmentTexts(written);
-  if (texts.length === sources.length) memory.wrote(lang, sources, texts);
+export function recordWritten(memory: TranslationMemory, lang: string, english: DocumentText, written: DocumentText, glossary: Glossary | undefined): void {
+  const options = { protect: glossary?.protect };
+  const sources = segmentTexts(english, options);
+  const texts = segmentTexts(written, options);
+  if (texts.length === sources.length) memory.wrote(lang, sources, texts, writtenRecord(glossary));
 }
 
 /** Takes a current translation made outside Folio into the memory as a person's (see TranslationMemory.adopt). */
-export const adoptTranslation = (memory: TranslationMemory, lang: string, english: DocumentText, translation: DocumentText) =>
-  memory.adopt(lang, segmentTexts(english), segmentTexts(translation));
+export const adoptTranslation = (memory: TranslationMemory, lang: string, english: DocumentText, translation: DocumentText, glossary: Glossary | undefined) =>
+  memory.adopt(lang, segmentTexts(english, { protect: glossary?.protect }), segmentTexts(translation, { protect: glossary?.protect }), writtenRecord(glossary));

@@ -86,3 +86,40 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
     }
   });
 });
+
+describe('a glossary with Apertium: kept terms come back verbatim, fixed translations are checked', { skip: apertiumSkip }, () => {
+  let root: string;
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'folio-glossary-'));
+    await cp('content', root, { recursive: true });
+    for (const lang of ['es', 'fr']) await rm(join(root, 'posts', 'the-slow-web', `${lang}.md`), { force: true });
+    // Apertium makes "podredumbre de enlace" of "link rot"; French "web" is wanted as "toile", which it never says.
+    await writeFile(join(root, 'glossary.yaml'), 'do_not_translate: [link rot, Pew Research Center]\nterms:\n  web: {fr: toile}\n');
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  test('es is written with the terms as written; fr fails its check (retried once), is not written, and says why', async () => {
+    const run = await translate(root, 'the-slow-web', '--lang', 'es,fr');
+    assert.equal(run.code, 1, run.out);
+    const es = matter(await readFile(join(root, 'posts', 'the-slow-web', 'es.md'), 'utf8')).content;
+    assert.match(es, /\[link rot\]\(https:\/\/en\.wikipedia\.org\/wiki\/Link_rot\)/);
+    assert.match(es, /\[Pew Research Center\]\(/);
+    assert.match(run.out, /the-slow-web fr: paragraph at line \d+: the glossary's "web" is "toile" in fr, not found in the translation/);
+    assert.match(run.out, /the-slow-web fr \(apertium\): .*not written/);
+    await assert.rejects(readFile(join(root, 'posts', 'the-slow-web', 'fr.md')));
+    const memory = await readFile(join(root, 'posts', 'the-slow-web', '.translation-memory.json'), 'utf8');
+    assert.match(memory, /"apertium:[^"]*\+g[\w-]{10}"/, 'the glossary\'s digest is in the memory key');
+    const again = await translate(root, 'the-slow-web', '--lang', 'es');
+    assert.equal(sentOf(again.out), 0, 'nothing changed: nothing sent');
+    // A reviewer's correction, then an edited glossary: what it changes is sent again, the correction stays.
+    const esFile = join(root, 'posts', 'the-slow-web', 'es.md');
+    const heading = /^### .*$/m.exec(es)![0];
+    await writeFile(esFile, (await readFile(esFile, 'utf8')).replace(heading, '### Lo que un lector corrigió'));
+    await writeFile(join(root, 'glossary.yaml'), 'do_not_translate: [link rot]\n');
+    const edited = await translate(root, 'the-slow-web', '--lang', 'es');
+    assert.equal(edited.code, 0, edited.out);
+    assert.ok(sentOf(edited.out) > 0, `an edited glossary translates again: ${edited.out}`);
+    assert.match(edited.out, /\(1 by a person\)/);
+    assert.match(await readFile(esFile, 'utf8'), /^### Lo que un lector corrigió$/m);
+  });
+});

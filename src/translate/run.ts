@@ -1,0 +1,207 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TRANSLATED_CODES } from '../core/languages.ts';
+import { loadAll, status } from '../build/translation-status.ts';
+import { sourceHash } from '../build/derive/source-hash.ts';
+import { createProvider } from './providers/index.ts';
+import { providerLabel, SetupError, type Provider } from './provider.ts';
+import { loadTranslationSettings, providerFor } from './settings.ts';
+import { MEMORY_FILE, TranslationMemory } from './memory.ts';
+import { engineKey, glossaryChanged, loadGlossary } from './glossary.ts';
+import { adoptTranslation, recordWritten, translatePost } from './translate-post.ts';
+import { translationFile } from './translation-file.ts';
+
+/** What `npm run translate` is asked (scripts/translate.ts), or what the build asks (settings' build). */
+export interface RunOptions {
+  /** The content folder: its posts, translation.yaml and glossary.yaml. */
+  root: string;
+  /** Posts by slug; none: every post. */
+  slugs: string[];
+  /** Languages asked for by name (a language no engine serves is then an error); undefined: all 13. */
+  langs?: string[];
+  missing: boolean;
+  stale: boolean;
+  provider?: string;
+  dryRun: boolean;
+  maxChars: number;
+  replace: boolean;
+  /** Each line of progress, as the command prints it. */
+  log: (line: string) => void;
+}
+
+/** Why the run could not start or go on (bad input, an engine that cannot be used or failed): one line. */
+export class RunError extends Error {}
+
+export interface RunSummary {
+  written: number;
+  sent: number;
+  failed: number;
+  /** Why the run stopped early (a quota), keeping what it had done. */
+  stopped?: string;
+}
+
+function fail(message: string): never {
+  throw new RunError(message);
+}
+
+/**
+ * Makes the missing and stale translations of the asked posts with the engine translation.yaml
+ * names for each language, sending only what the memory does not hold, and writes each that
+ * passed every check. Files written before a RunError are kept.
+ */
+export async function runTranslation(options: RunOptions): Promise<RunSummary> {
+  const { root, dryRun, maxChars, log, slugs } = options;
+  const langs = options.langs ?? TRANSLATED_CODES;
+  for (const l of langs) if (!TRANSLATED_CODES.includes(l)) fail(`"${l}" is not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
+  // Neither flag: both (what is missing and what is stale).
+  const wanted = new Set(options.missing || options.stale ? [...(options.missing ? ['missing'] : []), ...(options.stale ? ['stale'] : [])] : ['missing', 'stale']);
+
+  const settings = await loadTranslationSettings(root).catch((e: Error) => fail(e.message));
+  const glossary = await loadGlossary(root).catch((e: Error) => fail(e.message));
+  const posts = (await loadAll(root)).filter((p) => slugs.length === 0 || slugs.includes(p.slug));
+  for (const slug of slugs) if (!posts.some((p) => p.slug === slug)) fail(`no post "${slug}" in ${root}/posts`);
+
+  // Every engine is set up before anything is sent: a missing key or an unsupported language is one line.
+  const providers = new Map<string, Provider>();
+  const routes = new Map<string, Provider>();
+  const unrouted: string[] = [];
+  for (const lang of langs) {
+    const name = providerFor(settings, lang, options.provider);
+    if (!name) {
+      unrouted.push(lang);
+      continue;
+    }
+    let provider = providers.get(name);
+    if (!provider) {
+      try {
+        provider = createProvider(name, process.env, { model: settings.models[name] });
+        await provider.prepare?.();
+      } catch (e) {
+        fail((e as Error).message);
+      }
+      providers.set(name, provider);
+    }
+    if (!provider.supports(lang)) fail(`${name} does not translate into ${lang}: choose another provider for it in ${root}/translation.yaml or with --provider`);
+    routes.set(lang, provider);
+  }
+  if (unrouted.length && options.langs) fail(`no provider for ${unrouted.join(', ')}: name one in ${root}/translation.yaml (providers.<lang> or providers.default) or with --provider`);
+  if (unrouted.length) log(`no provider set for ${unrouted.join(', ')} in ${root}/translation.yaml: those languages are left as they are`);
+
+  const budget = { chars: maxChars };
+  const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, chars: 0, failed: 0, skipped: 0 };
+  const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();
+  let stopped: string | undefined;
+
+  for (const post of posts) {
+    if (stopped) break;
+    if (post.english.format !== 'md') {
+      log(`${post.slug}: its English source is HTML (imported); only Markdown sources are translated`);
+      continue;
+    }
+    const states = status(post).states;
+    const english = { title: post.english.title, summary: post.english.summary, body: post.english.body };
+    const hash = sourceHash(post.english.title, post.english.body);
+    const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
+    const asDocument = (t: (typeof post.translations)[number]) => ({ title: t.title, summary: t.summary, body: t.body });
+    // Current translations made outside Folio become the memory's (a person's), so later English edits send only what changed.
+    let adopted = 0;
+    for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, asDocument(t), glossary)) adopted++;
+    if (adopted && !dryRun) await memory.save();
+    for (const [lang, provider] of routes) {
+      // A file Folio wrote with another glossary is as stale as one whose English changed.
+      const state = states[lang] === 'available' && glossaryChanged(memory.writtenGlossary(lang), glossary) ? 'stale' : states[lang]!;
+      if (!wanted.has(state === 'unstamped' ? 'stale' : state)) continue;
+      totals.posts++;
+      const existing = post.translations.find((t) => t.lang === lang);
+      // A scaffold (`npm run new -- --lang`) still holds the English: nobody's work is lost by translating it.
+      const scaffold = existing && !existing.source_hash && existing.body.trim() === post.english.body.trim();
+      if (existing && !memory.hasRecord(lang) && !options.replace && !scaffold) {
+        totals.skipped++;
+        log(`${post.slug} ${lang}: ${state}, and made outside Folio: which of its words match the new English cannot be told; --replace translates it anew (its text is replaced)`);
+        continue;
+      }
+      const outcome = await translatePost({
+        slug: post.slug,
+        lang,
+        english,
+        existing: existing && existing.format === 'md' && memory.hasRecord(lang) ? asDocument(existing) : undefined,
+        provider,
+        engine: engineKey(providerLabel(provider), glossary),
+        glossary,
+        memory,
+        dryRun,
+        budget,
+        checkpoint: () => memory.save(),
+        retry: { attempts: 5, baseMs: 500, onWait: (ms, why) => log(`  ${provider.id}: ${why}; trying again in ${(ms / 1000).toFixed(1)} s`) },
+      }).catch((e: Error) => fail(`${post.slug} (${lang}): ${e instanceof SetupError ? '' : `${provider.id} failed: `}${e.message}`));
+      const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person)` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.segments - outcome.fromMemory : outcome.sent} (${outcome.chars} characters)`;
+      const row = perLanguage.get(lang) ?? { provider: provider.id, segments: 0, chars: 0 };
+      row.segments += outcome.segments - outcome.fromMemory;
+      row.chars += outcome.chars;
+      perLanguage.set(lang, row);
+      totals.segments += outcome.segments;
+      totals.fromMemory += outcome.fromMemory;
+      totals.human += outcome.human;
+      totals.sent += outcome.sent;
+      totals.chars += dryRun ? outcome.chars : 0;
+      if (outcome.skipped) {
+        totals.skipped++;
+        log(`${line}; skipped: ${outcome.skipped}`);
+        continue;
+      }
+      for (const f of outcome.failed) log(`  ${post.slug} ${lang}: ${f.where}: ${f.reason}`);
+      totals.failed += outcome.failed.length;
+      if (outcome.stop) {
+        stopped = `${provider.id}: ${outcome.stop}`;
+        log(`${line}; stopped: ${outcome.stop}`);
+        break;
+      }
+      if (dryRun) {
+        log(line);
+        continue;
+      }
+      if (!outcome.result) {
+        log(`${line}; not written: ${outcome.failed.length} segment${outcome.failed.length === 1 ? '' : 's'} failed (kept in memory: the next run sends only those)`);
+        continue;
+      }
+      const file = existing?.file ?? join(post.dir, `${lang}.md`);
+      await writeFile(file, translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified }));
+      recordWritten(memory, lang, english, outcome.result, glossary);
+      await memory.save();
+      totals.written++;
+      log(`${line}; wrote ${file}`);
+    }
+  }
+
+  if (dryRun) {
+    log('\nwould send (after memory hits):');
+    for (const [lang, row] of perLanguage) {
+      const price = settings.prices[row.provider];
+      const cost = price === undefined ? 'no price set' : `about $${((row.chars / 1e6) * price).toFixed(2)}`;
+      log(`  ${lang.padEnd(6)} ${row.provider.padEnd(15)} ${String(row.segments).padStart(6)} segments ${String(row.chars).padStart(9)} characters  ${cost}`);
+    }
+  } else {
+    log(`\n${totals.written} translations written; ${totals.sent} segments sent, ${totals.fromMemory} from memory (${totals.human} by a person), ${totals.failed} failed, ${totals.skipped} skipped`);
+  }
+  return { written: totals.written, sent: totals.sent, failed: totals.failed, stopped };
+}
+
+/**
+ * The build's own run (translation.yaml `build: {translate: true, max_chars: N}`): what
+ * `npm run translate -- --missing --stale --max-chars N` does, before the build reads the content.
+ * Only an invalid setting fails the build: an engine that cannot be used, fails or hits its quota
+ * is one line and the build goes on with the translations there are (what was written before
+ * stays; a stale translation stays stale and is published as stale, as without the setting).
+ */
+export async function translateForBuild(root: string, log: (line: string) => void): Promise<void> {
+  const settings = await loadTranslationSettings(root);
+  if (!settings.build.translate) return;
+  const goOn = 'the build goes on with the translations there are';
+  try {
+    const summary = await runTranslation({ root, slugs: [], missing: true, stale: true, dryRun: false, maxChars: settings.build.maxChars, replace: false, log });
+    if (summary.stopped) log(`stopped: ${summary.stopped}; ${goOn}`);
+  } catch (e) {
+    if (!(e instanceof RunError)) throw e;
+    log(`${e.message}; ${goOn}`);
+  }
+}
