@@ -10,6 +10,8 @@ import { MEMORY_FILE, TranslationMemory } from './memory.ts';
 import { engineKey, glossaryChanged, loadGlossary } from './glossary.ts';
 import { adoptTranslation, recordWritten, translatePost } from './translate-post.ts';
 import { translationFile } from './translation-file.ts';
+import { fillTermNames } from './term-names.ts';
+import type { RetryPolicy } from './send.ts';
 
 /** What `npm run translate` is asked (scripts/translate.ts), or what the build asks (settings' build). */
 export interface RunOptions {
@@ -58,7 +60,8 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
 
   const settings = await loadTranslationSettings(root).catch((e: Error) => fail(e.message));
   const glossary = await loadGlossary(root).catch((e: Error) => fail(e.message));
-  const posts = (await loadAll(root)).filter((p) => slugs.length === 0 || slugs.includes(p.slug));
+  const allPosts = await loadAll(root);
+  const posts = allPosts.filter((p) => slugs.length === 0 || slugs.includes(p.slug));
   for (const slug of slugs) if (!posts.some((p) => p.slug === slug)) fail(`no post "${slug}" in ${root}/posts`);
 
   // Every engine is set up before anything is sent: a missing key or an unsupported language is one line.
@@ -87,6 +90,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   if (unrouted.length && options.langs) fail(`no provider for ${unrouted.join(', ')}: name one in ${root}/translation.yaml (providers.<lang> or providers.default) or with --provider`);
   if (unrouted.length) log(`no provider set for ${unrouted.join(', ')} in ${root}/translation.yaml: those languages are left as they are`);
 
+  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, onWait: (ms, why) => log(`  ${provider.id}: ${why}; trying again in ${(ms / 1000).toFixed(1)} s`) });
   const budget = { chars: maxChars };
   const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, chars: 0, failed: 0, skipped: 0 };
   const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();
@@ -132,7 +136,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
         dryRun,
         budget,
         checkpoint: () => memory.save(),
-        retry: { attempts: 5, baseMs: 500, onWait: (ms, why) => log(`  ${provider.id}: ${why}; trying again in ${(ms / 1000).toFixed(1)} s`) },
+        retry: retryFor(provider),
       }).catch((e: Error) => fail(`${post.slug} (${lang}): ${e instanceof SetupError ? '' : `${provider.id} failed: `}${e.message}`));
       const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person)` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.segments - outcome.fromMemory : outcome.sent} (${outcome.chars} characters)`;
       const row = perLanguage.get(lang) ?? { provider: provider.id, segments: 0, chars: 0 };
@@ -171,6 +175,13 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
       totals.written++;
       log(`${line}; wrote ${file}`);
     }
+  }
+
+  // The category and tag names the pages, feeds and API show in each language, where content/taxonomies.yaml lacks them.
+  if (!stopped) {
+    const terms = await fillTermNames({ root, allPosts, posts, routes, dryRun, budget, log, retryFor }).catch((e: Error) => fail(`category and tag names: ${e.message}`));
+    totals.sent += dryRun ? 0 : terms.sent;
+    if (terms.stop) stopped = terms.stop;
   }
 
   if (dryRun) {

@@ -5,6 +5,7 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import matter from 'gray-matter';
+import yaml from 'js-yaml';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
 import { loadAll, status } from '../../src/build/translation-status.ts';
 import { assertMachineTranslations } from '../helpers/machine-translation.ts';
@@ -62,6 +63,27 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
     assert.match(kept, /^## Lo que un lector corrigió$/m, 'the correction survives a new translation');
     assert.match(edit.out, /the-slow-web es .*\(1 by a person\)/);
     for (const lang of LANGS) assert.equal(status((await loadAll(root)).find((p) => p.slug === 'the-slow-web')!).states[lang], 'available');
+  });
+
+  test('category and tag names missing in a language are made by the same command, once; names already there are kept', async () => {
+    const file = join(root, 'taxonomies.yaml');
+    const original = await readFile(file, 'utf8');
+    // Spanish loses two names; French keeps its own.
+    await writeFile(file, original.replace(/(  Technology:\n)    es: .*\n/, '$1').replace(/(  link rot:\n)    es: .*\n/, '$1'));
+    const run = await translate(root, '--lang', 'es,fr');
+    assert.equal(run.code, 0, run.out);
+    assert.match(run.out, /category and tag names es \(apertium\): 2 to send/);
+    assert.doesNotMatch(run.out, /category and tag names fr/, 'nothing missing in French: nothing sent');
+    const names = yaml.load(await readFile(file, 'utf8')) as { categories: Record<string, Record<string, string>>; tags: Record<string, Record<string, string>> };
+    for (const [kind, term] of [['categories', 'Technology'], ['tags', 'link rot']] as const) {
+      const es = names[kind][term]!.es!;
+      assert.ok(es && es !== term, `${term} in Spanish: ${es}`);
+      assert.equal(names[kind][term]!.fr, (yaml.load(original) as typeof names)[kind][term]!.fr, 'the French name is untouched');
+    }
+    assert.match(await readFile(file, 'utf8'), /^# Category and tag names/, 'the file keeps its comments');
+    const again = await translate(root, '--lang', 'es,fr');
+    assert.doesNotMatch(again.out, /category and tag names/, again.out);
+    assert.equal((await loadAll(root)).length > 0, true);
   });
 
   test('an engine that does not serve a language is refused before anything is sent, and other files are untouched', async () => {

@@ -8,7 +8,7 @@ import type { TaxonomyKind, TermNames } from '../../core/types.ts';
 
 export const TAXONOMIES_FILE = 'taxonomies.yaml';
 
-const KINDS: readonly TaxonomyKind[] = ['categories', 'tags'];
+export const KINDS: readonly TaxonomyKind[] = ['categories', 'tags'];
 const NOUN: Record<TaxonomyKind, string> = { categories: 'category', tags: 'tag' };
 
 /** The slugs each taxonomy's terms have in the posts: what the file may name. */
