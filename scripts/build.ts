@@ -23,13 +23,17 @@ import { variantWriter } from '../src/build/file-variants.ts';
 import { BUNDLE_READY } from '../src/build/bundle.ts';
 import { fileSystemFailure, reportFileSystemFailures } from '../src/build/fs-failure.ts';
 import { translateForBuild } from '../src/translate/run.ts';
+import { describeNext, earliestScheduled, isDue, readSchedule, SCHEDULE_FILE, type BuildSchedule } from '../src/build/schedule.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
-const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false }, drafts: { type: 'boolean', default: false } } });
 // --verbose: stack traces with the errors (content errors are one line each without it);
-// --timings: wall time per phase, as a table at the end.
+// --timings: wall time per phase, as a table at the end;
+// --drafts: a preview build (`npm run dev`'s) that holds drafts and scheduled posts, with a banner.
 if (values.verbose) process.env.FOLIO_VERBOSE = '1';
+// Set for the build's steps, and read by the fingerprint: a preview build never stands for a published one.
+if (values.drafts) process.env.FOLIO_DRAFTS = '1';
 // A full disk before or after the build's own steps (its folder made, caches saved) is one line too.
 reportFileSystemFailures('build failed: ');
 const unknown = values.target.filter((t) => !TARGETS.includes(t as (typeof TARGETS)[number]));
@@ -38,6 +42,10 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const wants = (t: string) => values.target.includes(t) || values.target.includes('all');
+if (process.env.FOLIO_DRAFTS === '1' && values.target.some((t) => t !== 'node')) {
+  console.error(`--drafts makes a preview build, which is never deployed: build --target ${values.target.filter((t) => t !== 'node').join(', ')} without it`);
+  process.exit(2);
+}
 
 // Astro writes pages for an output folder outside the project under the project's `.astro`, then
 // moves them by rename, which cannot cross file systems: said before anything is built.
@@ -80,12 +88,15 @@ digests.save();
 const live = await liveBuild(PUBLISH.out);
 const liveLayout = live ? buildLayout(join(PUBLISH.builds, live)) : undefined;
 const liveInputs = liveLayout && (JSON.parse(await readFile(join(liveLayout.dir, INPUTS_FILE), 'utf8').catch(() => 'null')) as BuildInputs | null);
-if (liveLayout && liveInputs?.fingerprint === fingerprint) {
+// What is published depends on the time too: once the live build's next scheduled post is due, the content it was made from no longer says what the build holds.
+const liveSchedule: BuildSchedule = liveLayout ? await readSchedule(liveLayout.dir) : {};
+if (liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule.next)) {
   const missing = requested.filter((t) => !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
   await writeTargets(liveLayout, missing);
   const inputs: BuildInputs = { fingerprint, code, targets: [...new Set([...liveInputs.targets, ...missing])] };
   await writeFile(join(liveLayout.dir, INPUTS_FILE), JSON.stringify(inputs));
   console.log(`no change since build ${live}: it stays live (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(describeNext(liveSchedule.next));
   if (values.timings) console.log(timings.table());
   process.exit(0);
 }
@@ -165,6 +176,7 @@ try {
     throw e;
   }
   process.env.SITE_URL ??= /site url (\S+)/.exec(bundled)?.[1];
+  const schedule: BuildSchedule = { next: earliestScheduled(bundled) };
   // Posts unchanged since the live build (same code): their pages and answers are linked from it.
   const reuse = await reusablePosts(liveLayout, liveInputs?.code, code, buildLayout(dir), roots);
   if (reuse) {
@@ -210,6 +222,8 @@ try {
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
   await writeTargets(layout, requested);
   await writeFile(join(dir, INPUTS_FILE), JSON.stringify({ fingerprint, code, targets: requested } satisfies BuildInputs));
+  await writeFile(join(dir, SCHEDULE_FILE), JSON.stringify(schedule));
+  console.log(describeNext(schedule.next));
   await timings.time('go live', () => goLive(PUBLISH.out, id));
 } catch (e) {
   await rm(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/build/bu
 import { CACHE_DIR, DIST, ROOTS } from '../src/build/roots.ts';
 import { ContentErrors, FileError } from '../src/build/file-error.ts';
 import { reportFileSystemFailures } from '../src/build/fs-failure.ts';
+import { scheduledLine } from '../src/build/schedule.ts';
 
 reportFileSystemFailures('bundle step: ');
 
@@ -15,7 +16,7 @@ const bundled: { name: string; content: BundleContent; ms: number }[] = [];
 for (const root of ROOTS) {
   const t = performance.now();
   try {
-    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
+    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, previews: process.env.FOLIO_DRAFTS === '1', ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
     siteUrl ??= content.catalog.site_url;
     bundled.push({ name: root.name, content, ms: performance.now() - t });
   } catch (e) {
@@ -31,6 +32,11 @@ if (errors.length > 0) {
   process.exit(1);
 }
 console.log(`site url ${siteUrl}`);
+for (const { name, content } of bundled) {
+  const { drafts, scheduled, next } = content.leftOut;
+  if (drafts + scheduled > 0) console.log(`left out of ${name}: ${drafts} draft${drafts === 1 ? '' : 's'}, ${scheduled} scheduled`);
+  if (next) console.log(scheduledLine(name, next));
+}
 console.log(BUNDLE_READY);
 const t = performance.now();
 for (const { name, content, ms } of bundled) {

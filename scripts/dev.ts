@@ -1,4 +1,5 @@
-// `npm run dev [-- --host [address]]`: build, serve every endpoint as `npm start` does (one worker, on
+// `npm run dev [-- --host [address]]`: build a preview (drafts and scheduled posts in it, with a
+// banner: `--drafts`), serve every endpoint as `npm start` does (one worker, on
 // localhost unless --host says otherwise), and rebuild on every
 // change to the content or the templates. A good build goes live through the same atomic swap and
 // open pages reload when their own bytes changed; a content error is printed here and shown on
@@ -41,7 +42,7 @@ let again = false;
 function build(): Promise<boolean> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['scripts/build.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/build.ts', '--drafts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
     let unchanged = false;
     child.stdout!.on('data', (c: Buffer) => {

@@ -15,7 +15,7 @@ import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
-import { loadPost, listPostSlugs, postSource, type PostSource, type SourceFile } from './load/posts.ts';
+import { loadPost, listPostSlugs, postSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
 import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './slugify.ts';
@@ -23,6 +23,7 @@ import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
 import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse.ts';
 import { liveBundle, type LiveEntry } from './live-bundle.ts';
+import { nextScheduled, postVisibility, translationVisibility, type Dated, type Scheduled } from './load/visibility.ts';
 
 const POST_CONCURRENCY = 8;
 
@@ -40,10 +41,22 @@ export interface BundleOptions {
   cacheDir: string;
   /** The live build's bundle of this root, when it was made by the same code: unchanged posts' entries and search indexes are taken from it. */
   liveDir?: string;
+  /** A preview build (`npm run dev`): drafts and scheduled posts are in it, marked; a published build leaves them out. */
+  previews?: boolean;
+  /** The time that decides which posts are due (ms since the epoch); now by default. */
+  now?: number;
+}
+
+/** What a published build left out: its drafts and scheduled posts, and the next of these to go out. */
+export interface LeftOut {
+  drafts: number;
+  scheduled: number;
+  next?: Scheduled;
 }
 
 export interface BundleResult {
   catalog: Catalog;
+  leftOut: LeftOut;
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
   stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number };
 }
@@ -54,15 +67,16 @@ export const BUNDLE_READY = 'bundle ready for the pages';
 /** A bundle without its search indexes yet: what the pages need is written, `searchIndexes` writes the rest. */
 export interface BundleContent {
   catalog: Catalog;
+  leftOut: LeftOut;
   stats: Omit<BundleResult['stats'], 'searchTaken' | 'searchUpdated'>;
   searchIndexes(): Promise<{ taken: number; updated: number }>;
 }
 
 /** The whole bundle of a content root. */
 export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
-  const { catalog, stats, searchIndexes } = await bundleContent(opts);
+  const { catalog, leftOut, stats, searchIndexes } = await bundleContent(opts);
   const search = await searchIndexes();
-  return { catalog, stats: { ...stats, searchTaken: search.taken, searchUpdated: search.updated } };
+  return { catalog, leftOut, stats: { ...stats, searchTaken: search.taken, searchUpdated: search.updated } };
 }
 
 /** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
@@ -109,6 +123,10 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const sourceDigests = new Map<string, string>();
   let entries = 0;
   const taken = new Set<string>();
+  const now = opts.now ?? Date.now();
+  const previews = opts.previews ?? false;
+  // Posts left out of this build (drafts, scheduled), by their English source's draft flag and date.
+  const leftOut: (Dated & { slug: string })[] = [];
 
   /** Every responsive variant of the post's images, into the bundle (encoded once, then from the cache). */
   const encodeVariants = (dir: string, mediaPath: string, images: readonly ImageInfo[]) => {
@@ -126,9 +144,15 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     entries += Object.keys(entry.record.entries).length;
     return entry;
   };
-  const bundlePost = async (slug: string): Promise<Bundled> => {
+  const bundlePost = async (slug: string): Promise<Bundled | undefined> => {
     const source: PostSource = await loadPost(postsDir, slug);
     const { english } = source;
+    const visibility = postVisibility(english, now, previews);
+    if (!visibility.in) {
+      leftOut.push({ slug, date: english.date, draft: english.draft });
+      return undefined;
+    }
+    const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
     const mediaPath = paths.media(scope, slug, '');
     const facts: Record<string, ImageFacts> = {};
     for (const name of source.assets.filter(isImageName)) facts[name] = await measureImage(source.dir, name);
@@ -146,7 +170,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const bytes = createHash('sha256');
 
     // An unstamped translation (a scaffold still holding the English) is not published until it is stamped.
-    for (const file of [english, ...source.translations.filter((t) => t.source_hash)]) {
+    for (const file of [english, ...source.translations.filter((t) => t.source_hash && translationVisibility(t, previews).in)]) {
       const rendered = await renderFile(file);
       rendered.localImages.forEach((img) => imageNames.add(img.name));
       const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
@@ -163,8 +187,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
       postTexts.set(file.lang, rendered.text);
       entries++;
+      const preview = previewOf(file);
       if (file === english) {
-        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
+        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts, ...(preview ? { preview } : {}) };
       } else {
         const t = source.translations.find((x) => x === file)!;
         postEntries[t.lang] = {
@@ -176,6 +201,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
           verified: t.verified,
           state: t.source_hash === englishHash ? 'available' : 'stale',
           alts,
+          ...(preview ? { preview } : {}),
         };
       }
     }
@@ -217,7 +243,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const source = postSource(postsDir, slug, context, digests);
     if (source) sourceDigests.set(slug, source.digest);
     const entry = source && live?.entry(slug, source.digest);
-    if (!entry) return bundlePost(slug);
+    // A preview of a scheduled post that has become due is made again, without its banner.
+    const overdue = entry && Date.parse(entry.record.date) <= now && Object.values(entry.record.entries).some((e) => e.preview === 'scheduled');
+    if (!entry || overdue) return bundlePost(slug);
     taken.add(slug);
     return takePost(entry, source.assets);
   };
@@ -225,6 +253,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const errors: FileError[] = [];
   done.forEach((result, i) => {
     if ('b' in result) {
+      // Left out of this build (a draft or a scheduled post).
+      if (!result.b) return;
       posts.push(result.b.record);
       texts.set(slugs[i]!, result.b.text);
       postDigests.set(slugs[i]!, result.b.digest);
@@ -236,6 +266,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   errors.push(...encodeErrors);
   if (errors.length > 0) throw new ContentErrors(errors);
 
+  const held: LeftOut = { drafts: leftOut.filter((p) => p.draft).length, scheduled: leftOut.filter((p) => !p.draft).length, next: nextScheduled(leftOut, now) };
+  if (posts.length === 0 && leftOut.length > 0) throw new FileError(postsDir, '', `holds no published post yet (${held.drafts} drafts, ${held.scheduled} scheduled): publish one with npm run publish -- <slug>, or see them with npm run dev`);
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
@@ -252,6 +284,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
   return {
     catalog,
+    leftOut: held,
     stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
   };

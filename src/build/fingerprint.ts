@@ -10,7 +10,7 @@ import { join, relative, sep } from 'node:path';
  * script costs one build).
  */
 const CODE = ['src', 'functions', 'public', 'scripts', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
-const SETTINGS = ['SITE_URL', 'PORT', 'RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'BODY_LIMIT', 'FOLIO_DEV_EVENTS'];
+const SETTINGS = ['SITE_URL', 'PORT', 'RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'BODY_LIMIT', 'FOLIO_DEV_EVENTS', 'FOLIO_DRAFTS'];
 
 async function* files(path: string): AsyncGenerator<string> {
   if (!existsSync(path)) return;

@@ -32,7 +32,7 @@ export async function scaffold(contentDir: string, input: { title: string; slug?
     const date = (input.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
     await mkdir(dir, { recursive: true });
     const file = join(dir, 'en.md');
-    await writeFile(file, `---\ntitle: ${quoted(title)}\ndate: ${date}\ncategories: []\ntags: []\n---\n\nWrite the essay here, in Markdown.\n`);
+    await writeFile(file, `---\ntitle: ${quoted(title)}\ndate: ${date}\ndraft: true\ncategories: []\ntags: []\n---\n\nWrite the essay here, in Markdown.\n`);
     await loadPost(postsDir, slug);
     return file;
   }

@@ -52,9 +52,14 @@ export interface Messages {
   searching: string;
   previousResults: string;
   moreResults: string;
+  /** The banner of a preview build's pages (`npm run dev`): a draft, a post scheduled for {date}. */
+  draftBanner: string;
+  scheduledBanner: string;
 }
 
 const en: Messages = {
+  draftBanner: 'Draft: only npm run dev shows this page; a published build leaves it out until npm run publish.',
+  scheduledBanner: 'Scheduled for {date}: only npm run dev shows this page before then.',
   disclaimer: 'This content was translated automatically from English and may contain errors. The English original is the source of truth.',
   stale: 'The English original has changed since this translation was made; it may be out of date.',
   readOriginal: 'Read the English original',
@@ -97,6 +102,8 @@ const en: Messages = {
 export const MESSAGES: Record<string, Messages> = {
   en,
   es: {
+    draftBanner: 'Borrador: solo npm run dev muestra esta página; una compilación publicada la omite hasta npm run publish.',
+    scheduledBanner: 'Programado para el {date}: antes de esa fecha solo npm run dev muestra esta página.',
     disclaimer: 'Este contenido se tradujo automáticamente del inglés y puede contener errores. El original en inglés es la fuente de referencia.',
     stale: 'El original en inglés ha cambiado desde que se hizo esta traducción; puede estar desactualizada.',
     readOriginal: 'Leer el original en inglés',
@@ -136,6 +143,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'Más resultados',
   },
   zh: {
+    draftBanner: '草稿：只有 npm run dev 显示此页面；在运行 npm run publish 之前，发布的构建不会包含它。',
+    scheduledBanner: '定于 {date} 发布：在此之前只有 npm run dev 显示此页面。',
     disclaimer: '本内容由英文自动翻译，可能存在错误。英文原文为准。',
     stale: '此译文完成后英文原文已有改动，内容可能已过时。',
     readOriginal: '阅读英文原文',
@@ -175,6 +184,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: '更多结果',
   },
   ar: {
+    draftBanner: 'مسودة: لا يعرض هذه الصفحة إلا npm run dev؛ ويستبعدها البناء المنشور حتى npm run publish.',
+    scheduledBanner: 'مجدول للنشر في {date}: لا يعرض هذه الصفحة قبل ذلك إلا npm run dev.',
     disclaimer: 'تُرجم هذا المحتوى آليًا من الإنجليزية وقد يحتوي على أخطاء. النص الإنجليزي الأصلي هو المرجع.',
     stale: 'تغيّر النص الإنجليزي الأصلي منذ إعداد هذه الترجمة، وقد تكون قديمة.',
     readOriginal: 'اقرأ النص الإنجليزي الأصلي',
@@ -214,6 +225,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'مزيد من النتائج',
   },
   'pt-br': {
+    draftBanner: 'Rascunho: só o npm run dev mostra esta página; um build publicado a deixa de fora até o npm run publish.',
+    scheduledBanner: 'Agendado para {date}: antes disso, só o npm run dev mostra esta página.',
     disclaimer: 'Este conteúdo foi traduzido automaticamente do inglês e pode conter erros. O original em inglês é a fonte de referência.',
     stale: 'O original em inglês mudou desde que esta tradução foi feita; ela pode estar desatualizada.',
     readOriginal: 'Ler o original em inglês',
@@ -253,6 +266,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'Mais resultados',
   },
   fr: {
+    draftBanner: 'Brouillon : seul npm run dev affiche cette page ; une version publiée l’omet jusqu’à npm run publish.',
+    scheduledBanner: 'Programmé pour le {date} : avant cette date, seul npm run dev affiche cette page.',
     disclaimer: 'Ce contenu a été traduit automatiquement de l’anglais et peut contenir des erreurs. L’original anglais fait foi.',
     stale: 'L’original anglais a changé depuis cette traduction ; elle n’est peut-être plus à jour.',
     readOriginal: 'Lire l’original en anglais',
@@ -292,6 +307,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'Plus de résultats',
   },
   ja: {
+    draftBanner: '下書き：このページは npm run dev でのみ表示されます。npm run publish を実行するまで公開ビルドには含まれません。',
+    scheduledBanner: '{date} に公開予定：それまでは npm run dev でのみこのページが表示されます。',
     disclaimer: 'このコンテンツは英語から自動翻訳されたもので、誤りを含む可能性があります。英語の原文が正本です。',
     stale: 'この翻訳の作成後に英語の原文が変更されました。内容が古い可能性があります。',
     readOriginal: '英語の原文を読む',
@@ -331,6 +348,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'さらに表示',
   },
   de: {
+    draftBanner: 'Entwurf: Nur npm run dev zeigt diese Seite; ein veröffentlichter Build lässt sie bis npm run publish weg.',
+    scheduledBanner: 'Geplant für {date}: Bis dahin zeigt nur npm run dev diese Seite.',
     disclaimer: 'Dieser Inhalt wurde automatisch aus dem Englischen übersetzt und kann Fehler enthalten. Maßgeblich ist das englische Original.',
     stale: 'Das englische Original wurde seit dieser Übersetzung geändert; sie ist möglicherweise veraltet.',
     readOriginal: 'Das englische Original lesen',
@@ -370,6 +389,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'Weitere Ergebnisse',
   },
   ru: {
+    draftBanner: 'Черновик: эту страницу показывает только npm run dev; опубликованная сборка не включает её до npm run publish.',
+    scheduledBanner: 'Запланировано на {date}: до этого времени эту страницу показывает только npm run dev.',
     disclaimer: 'Этот текст переведён с английского автоматически и может содержать ошибки. Основным является английский оригинал.',
     stale: 'Английский оригинал изменился после этого перевода; перевод может быть устаревшим.',
     readOriginal: 'Читать английский оригинал',
@@ -409,6 +430,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'Ещё результаты',
   },
   id: {
+    draftBanner: 'Draf: hanya npm run dev yang menampilkan halaman ini; build yang diterbitkan tidak menyertakannya sampai npm run publish.',
+    scheduledBanner: 'Dijadwalkan pada {date}: sebelum itu hanya npm run dev yang menampilkan halaman ini.',
     disclaimer: 'Konten ini diterjemahkan secara otomatis dari bahasa Inggris dan mungkin mengandung kesalahan. Naskah asli berbahasa Inggris adalah acuannya.',
     stale: 'Naskah asli berbahasa Inggris telah berubah sejak terjemahan ini dibuat; terjemahan ini mungkin sudah usang.',
     readOriginal: 'Baca naskah asli berbahasa Inggris',
@@ -448,6 +471,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'Hasil lainnya',
   },
   hi: {
+    draftBanner: 'ड्राफ़्ट: यह पेज केवल npm run dev में दिखता है; npm run publish तक प्रकाशित बिल्ड में यह शामिल नहीं होता।',
+    scheduledBanner: '{date} के लिए निर्धारित: तब तक यह पेज केवल npm run dev में दिखता है।',
     disclaimer: 'यह सामग्री अंग्रेज़ी से स्वचालित रूप से अनूदित है और इसमें त्रुटियाँ हो सकती हैं। अंग्रेज़ी मूल ही प्रामाणिक स्रोत है।',
     stale: 'इस अनुवाद के बाद अंग्रेज़ी मूल बदल चुका है; यह अनुवाद पुराना हो सकता है।',
     readOriginal: 'अंग्रेज़ी मूल पढ़ें',
@@ -487,6 +512,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'और परिणाम',
   },
   ko: {
+    draftBanner: '초안: 이 페이지는 npm run dev에서만 보입니다. npm run publish 전까지 게시된 빌드에는 포함되지 않습니다.',
+    scheduledBanner: '{date}에 게시 예정: 그 전에는 npm run dev에서만 이 페이지가 보입니다.',
     disclaimer: '이 콘텐츠는 영어에서 자동 번역되었으며 오류가 있을 수 있습니다. 영어 원문이 기준입니다.',
     stale: '이 번역 이후 영어 원문이 바뀌었습니다. 번역이 오래되었을 수 있습니다.',
     readOriginal: '영어 원문 읽기',
@@ -526,6 +553,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: '더 보기',
   },
   tr: {
+    draftBanner: 'Taslak: bu sayfayı yalnızca npm run dev gösterir; yayımlanan bir derleme npm run publish çalıştırılana kadar onu dışarıda bırakır.',
+    scheduledBanner: '{date} için planlandı: o zamana kadar bu sayfayı yalnızca npm run dev gösterir.',
     disclaimer: 'Bu içerik İngilizceden otomatik olarak çevrilmiştir ve hatalar içerebilir. Esas olan İngilizce asıl metindir.',
     stale: 'Bu çeviri yapıldıktan sonra İngilizce asıl metin değişti; çeviri güncel olmayabilir.',
     readOriginal: 'İngilizce asıl metni oku',
@@ -565,6 +594,8 @@ export const MESSAGES: Record<string, Messages> = {
     moreResults: 'Daha fazla sonuç',
   },
   vi: {
+    draftBanner: 'Bản nháp: chỉ npm run dev hiển thị trang này; bản dựng đã xuất bản sẽ bỏ qua nó cho đến khi chạy npm run publish.',
+    scheduledBanner: 'Đã lên lịch vào {date}: trước thời điểm đó chỉ npm run dev hiển thị trang này.',
     disclaimer: 'Nội dung này được dịch tự động từ tiếng Anh và có thể có lỗi. Bản gốc tiếng Anh là nguồn chuẩn.',
     stale: 'Bản gốc tiếng Anh đã thay đổi kể từ khi bản dịch này được thực hiện; bản dịch có thể đã lỗi thời.',
     readOriginal: 'Đọc bản gốc tiếng Anh',

@@ -12,6 +12,9 @@ import { sharedRateLimiter } from '../state/rate-limit-table.ts';
 import { sharedStreamCounter } from '../state/stream-counter.ts';
 import { REDIS_WAIT_MS, redisState } from '../state/redis.ts';
 import type { WorkerData } from './worker.ts';
+import { resolve } from 'node:path';
+import { PUBLISH } from '../build/roots.ts';
+import { scheduleBuilds } from './schedule.ts';
 
 const config = readConfig();
 process.env.FOLIO_DIST_ROOT = config.distRoot;
@@ -94,3 +97,5 @@ if (config.workers === 1) {
     });
   }
 }
+// Scheduled posts go out at their time: this process builds again then (schedule.ts).
+scheduleBuilds(resolve(config.distRoot, PUBLISH.out), { log: (m) => console.log(m), error: (m) => console.error(m) });

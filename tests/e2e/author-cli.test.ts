@@ -36,9 +36,18 @@ describe('npm run new', () => {
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /created .*notes-on-tides-a-cafe-guide[/\\]en\.md/);
     const text = await readFile(join(content, 'posts', 'notes-on-tides-a-cafe-guide', 'en.md'), 'utf8');
-    assert.match(text, /^---\ntitle: "Notes on Tides: a Café Guide"\ndate: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\n/);
-    const built = await buildBundle({ contentDir: content, outDir: join(content, '.out'), base: '', cacheDir: join(content, '.cache') });
+    assert.match(text, /^---\ntitle: "Notes on Tides: a Café Guide"\ndate: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\ndraft: true\n/);
+    // A draft, as `hugo new` writes: in a preview build, marked; in a published one, not until `npm run publish`.
+    const bundle = (previews: boolean) => buildBundle({ contentDir: content, outDir: join(content, '.out'), base: '', cacheDir: join(content, '.cache'), previews });
+    const preview = await bundle(true);
+    assert.equal(preview.catalog.posts[0]!.entries.en!.title, 'Notes on Tides: a Café Guide');
+    assert.equal(preview.catalog.posts[0]!.entries.en!.preview, 'draft');
+    await assert.rejects(bundle(false), /holds no published post yet \(1 drafts, 0 scheduled\)/);
+    const published = await cli('scripts/publish.ts', ['notes-on-tides-a-cafe-guide'], env());
+    assert.equal(published.code, 0, published.out);
+    const built = await bundle(false);
     assert.equal(built.catalog.posts[0]!.entries.en!.title, 'Notes on Tides: a Café Guide');
+    assert.equal(built.catalog.posts[0]!.entries.en!.preview, undefined);
   });
 
   test('--slug chooses the folder; --lang adds the English to translate, unstamped and unpublished', async () => {
@@ -49,7 +58,8 @@ describe('npm run new', () => {
     const fr = await readFile(join(content, 'posts', 'second-essay', 'fr.md'), 'utf8');
     const body = en.slice(en.indexOf('\n---\n') + 6);
     assert.ok(fr.endsWith(body) && !fr.includes('source_hash'), fr);
-    const built = await buildBundle({ contentDir: content, outDir: join(content, '.out'), base: '', cacheDir: join(content, '.cache') });
+    // A draft post: a preview build holds it, and even there the unstamped French is not published.
+    const built = await buildBundle({ contentDir: content, outDir: join(content, '.out'), base: '', cacheDir: join(content, '.cache'), previews: true });
     assert.equal(built.catalog.posts.find((p) => p.slug === 'second-essay')!.entries.fr, undefined, 'the English is never published as French');
   });
 

@@ -29,6 +29,8 @@ export interface EnglishSource extends SourceFile {
   categories: string[];
   tags: string[];
   featured_image?: string;
+  /** Left out of published builds (the whole post): visibility.ts. */
+  draft: boolean;
 }
 
 export interface TranslationSource extends SourceFile {
@@ -39,6 +41,8 @@ export interface TranslationSource extends SourceFile {
   automated: boolean;
   verified: boolean;
   source_hash?: string;
+  /** Left out of published builds (this translation only). */
+  draft: boolean;
 }
 
 export interface PostSource {
@@ -50,8 +54,8 @@ export interface PostSource {
   assets: string[];
 }
 
-const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image'];
-const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash'];
+const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'draft'];
+const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'draft'];
 
 function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
   try {
@@ -83,6 +87,7 @@ function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: s
     categories: c(() => f.stringList('categories'), []),
     tags: c(() => f.stringList('tags'), []),
     featured_image: featured,
+    draft: c(() => f.boolean('draft', false), false),
   };
   f.check();
   return english;
@@ -104,6 +109,7 @@ function readTranslation(file: string, lang: string, format: 'md' | 'html', raw:
     automated: c(() => f.boolean('automated', true), true),
     verified: c(() => f.boolean('verified', false), false),
     source_hash: hash,
+    draft: c(() => f.boolean('draft', false), false),
   };
   f.check();
   return translation;
