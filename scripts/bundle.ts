@@ -15,7 +15,7 @@ const bundled: { name: string; content: BundleContent; ms: number }[] = [];
 for (const root of ROOTS) {
   const t = performance.now();
   try {
-    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
+    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, otherBases: ROOTS.filter((r) => r !== root).map((r) => r.base), ...(root.base === '' ? { publicDir: 'public' } : {}), ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
     siteUrl ??= content.catalog.site_url;
     bundled.push({ name: root.name, content, ms: performance.now() - t });
   } catch (e) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { absolute, paths } from '../core/urls.ts';
 import { format } from '../core/messages.ts';
@@ -23,11 +23,14 @@ import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
 import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse.ts';
 import { liveBundle, type LiveEntry } from './live-bundle.ts';
+import { indexCatalog } from '../core/catalog-index.ts';
+import { bodyLineOffset, checkLinks, LINKS_FILE, type FileLinks, type PostLinks } from './check/links.ts';
+import { sitePaths } from './check/site-paths.ts';
 
 const POST_CONCURRENCY = 8;
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '4';
+const RENDER_VERSION = '5';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -40,6 +43,10 @@ export interface BundleOptions {
   cacheDir: string;
   /** The live build's bundle of this root, when it was made by the same code: unchanged posts' entries and search indexes are taken from it. */
   liveDir?: string;
+  /** The bases of the build's other roots: links into them are not this root's to check. */
+  otherBases?: readonly string[];
+  /** The folder the site publishes at its root as it is (`public/`): links to its files are valid. */
+  publicDir?: string;
 }
 
 export interface BundleResult {
@@ -91,6 +98,9 @@ function terms(names: string[], file: string, field: string): Term[] {
  * what needs no search (the pages) can start while they are written.
  */
 export async function bundleContent(opts: BundleOptions): Promise<BundleContent> {
+  // The route table, for the link check at the end: loaded while the posts render.
+  const routesLoading = import('../../functions/routes.ts');
+  routesLoading.catch(() => undefined);
   const site = await loadSite(opts.contentDir);
   const siteUrl = siteUrlOf(opts.siteUrl, site.url);
   const scope = { site_url: siteUrl, base: opts.base };
@@ -107,6 +117,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const texts = new Map<string, (lang: string) => string | undefined>();
   const postDigests = new Map<string, string>();
   const sourceDigests = new Map<string, string>();
+  const links: PostLinks = {};
+  const assets = new Map<string, readonly string[]>();
   let entries = 0;
   const taken = new Set<string>();
 
@@ -118,7 +130,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     }
   };
 
-  type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string };
+  type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string; links: FileLinks[] };
   /** A post unchanged since the live build: its entry taken whole (bodies and media linked). */
   const takePost = async (entry: LiveEntry, assets: readonly string[]): Promise<Bundled> => {
     await live!.place(entry.record, assets, opts.outDir);
@@ -140,6 +152,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const englishHash = sourceHash(english.title, english.body);
     const postEntries: Record<string, EntryMeta> = {};
     const postTexts = new Map<string, string>();
+    const postLinks: FileLinks[] = [];
     const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
     const bodyDir = join(opts.outDir, 'bodies', slug);
     await mkdir(bodyDir, { recursive: true });
@@ -162,6 +175,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       bytes.update(`${file.lang}\0${json}\0`);
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
       postTexts.set(file.lang, rendered.text);
+      const offset = bodyLineOffset(file.raw, file.body);
+      postLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
       entries++;
       if (file === english) {
         postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
@@ -205,7 +220,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       images,
       entries: postEntries,
     };
-    return { record, text: (lang) => postTexts.get(lang), digest: postDigest(record, bytes.digest('hex')) };
+    return { record, text: (lang) => postTexts.get(lang), digest: postDigest(record, bytes.digest('hex')), links: postLinks };
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
@@ -215,7 +230,10 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const digests = fileDigests(opts.cacheDir);
   const bundle = (slug: string) => {
     const source = postSource(postsDir, slug, context, digests);
-    if (source) sourceDigests.set(slug, source.digest);
+    if (source) {
+      sourceDigests.set(slug, source.digest);
+      assets.set(slug, source.assets);
+    }
     const entry = source && live?.entry(slug, source.digest);
     if (!entry) return bundlePost(slug);
     taken.add(slug);
@@ -223,21 +241,31 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   };
   const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundle(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
   const errors: FileError[] = [];
+  const failed = new Set<string>();
   done.forEach((result, i) => {
     if ('b' in result) {
       posts.push(result.b.record);
       texts.set(slugs[i]!, result.b.text);
       postDigests.set(slugs[i]!, result.b.digest);
-    } else if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
-    else if (result.e instanceof FileError) errors.push(result.e);
-    else throw result.e;
+      links[slugs[i]!] = result.b.links;
+    } else {
+      failed.add(slugs[i]!);
+      if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
+      else if (result.e instanceof FileError) errors.push(result.e);
+      else throw result.e;
+    }
   });
   await Promise.all(encoding);
   errors.push(...encodeErrors);
+  posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
+  // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged).
+  const { ROUTES } = await routesLoading;
+  const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts });
+  const known = sitePaths({ index, scope, assets, routes: ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
+  errors.push(...checkLinks({ postsDir, scope, site: known, assets, links, pending: failed }));
   if (errors.length > 0) throw new ContentErrors(errors);
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
-  posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
   const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
   const filled = (text: string) => format(text, filling);
@@ -248,6 +276,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
+  await writeFile(join(opts.outDir, LINKS_FILE), JSON.stringify(Object.fromEntries(Object.keys(links).sort().map((slug) => [slug, links[slug]]))));
   const changed = new Set(slugs.filter((slug) => !taken.has(slug)));
   const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
   return {
