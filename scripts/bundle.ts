@@ -36,7 +36,7 @@ const t = performance.now();
 for (const { name, content, ms } of bundled) {
   const s = content.stats;
   const search = await content.searchIndexes();
-  console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, in ${Math.round(ms)} ms; search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)`);
+  console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, ${s.references} references checked in ${Math.round(s.checkMs)} ms, in ${Math.round(ms)} ms; search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)`);
 }
 console.log(`search indexes written in ${Math.round(performance.now() - t)} ms`);
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (bundle)`);

@@ -52,7 +52,7 @@ export interface BundleOptions {
 export interface BundleResult {
   catalog: Catalog;
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
-  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number };
+  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number; references: number; checkMs: number };
 }
 
 /** What the bundle step prints once every root's content is bundled (its search indexes come next). */
@@ -259,10 +259,13 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   errors.push(...encodeErrors);
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged).
+  const checking = performance.now();
   const { ROUTES } = await routesLoading;
   const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts });
   const known = sitePaths({ index, scope, assets, routes: ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
   errors.push(...checkLinks({ postsDir, scope, site: known, assets, links, pending: failed }));
+  const checkMs = performance.now() - checking;
+  const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
   if (errors.length > 0) throw new ContentErrors(errors);
 
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
@@ -281,7 +284,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
   return {
     catalog,
-    stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused },
+    stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
   };
 }

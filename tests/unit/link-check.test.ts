@@ -23,7 +23,7 @@ const VALID = [
   '## First part', '',
   '[home](/) [fr home](/fr/) [en prefix](/en/beta) [en home](/en)',
   '[post](/beta) [translated](/fr/alpha) [untranslated](/de/beta) [query](/beta?x=1) [slash](/beta/)',
-  '[twin](/beta.md) [fr twin](/fr/alpha.md)',
+  '[twin](/beta.md) [fr twin](/fr/alpha.md) [untranslated twin](/de/beta.md)',
   '[category](/category/tech) [tag](/tag/notes) [fr category](/fr/category/tech) [slash](/category/tech/)',
   '[media](/media/alpha/pic.png) [sibling](pic.png) [dot](./pic.png) [relative post](beta)',
   '[search](/search) [fr search](/fr/search) [api](/api) [post api](/api/posts/alpha) [mcp](/mcp/docs)',

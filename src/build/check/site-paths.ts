@@ -3,7 +3,6 @@ import { join, relative, sep } from 'node:path';
 import type { Root } from '../../../functions/context.ts';
 import type { Route } from '../../../functions/routes.ts';
 import { routeIndex } from '../../../functions/route-index.ts';
-import { availableLanguages } from '../../core/availability.ts';
 import type { CatalogIndex } from '../../core/catalog-index.ts';
 import { FEEDS } from '../../core/formats.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../../core/languages.ts';
@@ -37,6 +36,7 @@ function filesUnder(dir: string): string[] {
  * twins, media, the public folder), and the function routes that answer GET (functions/routes.ts),
  * whose patterns claim their paths as they do for a request (`/{lang}/{slug}` of any known post,
  * whatever its translation's state: the site answers it with the page that leads to the original).
+ * A term page is only where the build writes one: in a language with a post of the term.
  */
 export interface SiteSources {
   index: CatalogIndex;
@@ -60,9 +60,10 @@ export function sitePaths({ index, scope, assets, routes, publicDir, otherBases 
   }
   for (const lang of LANGUAGE_CODES) for (const feed of FEEDS) targets.set(paths.feed(scope, lang, feed.file), other);
   targets.set(paths.sitemap(scope), other);
-  for (const post of index.catalog.posts) {
-    for (const lang of availableLanguages(post, index.policy)) targets.set(paths.markdown(scope, post.slug, lang), other);
-  }
+  // A post's Markdown in any language, as its page: where the translation is unavailable the site
+  // answers with the way to the original (negotiated, a 404 naming it), and a link to it must not
+  // break the build whenever an edit of the English makes the translation stale.
+  for (const post of index.catalog.posts) for (const lang of LANGUAGE_CODES) targets.set(paths.markdown(scope, post.slug, lang), other);
   for (const [slug, files] of assets) for (const file of files) targets.set(paths.media(scope, slug, file), { kind: 'media', slug, file });
   for (const file of publicDir ? filesUnder(publicDir) : []) targets.set(`${scope.base}${file}`, other);
 
