@@ -98,9 +98,6 @@ function terms(names: string[], file: string, field: string): Term[] {
  * what needs no search (the pages) can start while they are written.
  */
 export async function bundleContent(opts: BundleOptions): Promise<BundleContent> {
-  // The route table, for the link check at the end: loaded while the posts render.
-  const routesLoading = import('../../functions/routes.ts');
-  routesLoading.catch(() => undefined);
   const site = await loadSite(opts.contentDir);
   const siteUrl = siteUrlOf(opts.siteUrl, site.url);
   const scope = { site_url: siteUrl, base: opts.base };
@@ -260,10 +257,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged).
   const checking = performance.now();
-  const { ROUTES } = await routesLoading;
   const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts });
-  const known = sitePaths({ index, scope, assets, routes: ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
-  errors.push(...checkLinks({ postsDir, scope, site: known, assets, links, pending: failed }));
+  const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
+  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links, pending: failed })));
   const checkMs = performance.now() - checking;
   const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
   if (errors.length > 0) throw new ContentErrors(errors);

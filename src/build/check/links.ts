@@ -73,7 +73,7 @@ const decode = (text: string) => {
  * id of the post it points at. External URLs are never fetched; the site's own absolute URLs are
  * checked as paths; a path of another root (the sandbox) is that root's to check.
  */
-export function checkLinks({ postsDir, scope, site, assets, links, pending = new Set() }: LinkCheck): FileError[] {
+export async function checkLinks({ postsDir, scope, site, assets, links, pending = new Set() }: LinkCheck): Promise<FileError[]> {
   const errors: FileError[] = [];
   const origin = new URL(scope.site_url).origin;
   const idsOf = (slug: string, lang: string) => links[slug]?.find((f) => f.lang === lang)?.ids;
@@ -96,10 +96,10 @@ export function checkLinks({ postsDir, scope, site, assets, links, pending = new
           fail(ref, `is not a file in the post folder, e.g. ${near ?? (own.length ? own.join(', ') : 'add it beside the post')}`);
           continue;
         }
-        const target = site.at(path);
+        const target = await site.at(path);
         if (!target) {
           if (!site.owns(path) || mayBePending(path, pending)) continue;
-          const suggestion = suggest(path, site, assets);
+          const suggestion = await suggest(path, site, assets);
           fail(ref, `is no page or file of this site${relative ? ` (it leads to ${path})` : ''}${suggestion ? `, e.g. ${suggestion}` : ''}`);
           continue;
         }
@@ -123,7 +123,7 @@ function mayBePending(path: string, pending: ReadonlySet<string>): boolean {
 }
 
 /** The path the author probably meant: its last segment replaced by the nearest post slug, term or file that exists there. */
-function suggest(path: string, site: SitePaths, assets: ReadonlyMap<string, readonly string[]>): string | undefined {
+async function suggest(path: string, site: SitePaths, assets: ReadonlyMap<string, readonly string[]>): Promise<string | undefined> {
   const segments = path.split('/');
   const last = segments.pop()!;
   const md = last.endsWith('.md') ? '.md' : '';
@@ -132,5 +132,5 @@ function suggest(path: string, site: SitePaths, assets: ReadonlyMap<string, read
   const candidates = parent === 'category' || parent === 'tag' ? site.terms(parent) : assets.get(parent) ?? site.slugs;
   const name = nearest(stem, candidates);
   const guess = name && [...segments, name + md].join('/');
-  return guess && site.at(guess) ? guess : undefined;
+  return guess && (await site.at(guess)) ? guess : undefined;
 }

@@ -43,7 +43,8 @@ export interface SiteSources {
   scope: UrlScope;
   /** Each post's own files, by slug. */
   assets: ReadonlyMap<string, readonly string[]>;
-  routes: readonly Route[];
+  /** The function routes, loaded only when a path is none of the build's files (they take a second to load). */
+  routes: () => Promise<readonly Route[]>;
   /** The folder published at the root as it is (`public/`), for the site's root. */
   publicDir?: string;
   /** The bases of the other roots of the build: their paths are theirs to check. */
@@ -68,19 +69,20 @@ export function sitePaths({ index, scope, assets, routes, publicDir, otherBases 
   for (const file of publicDir ? filesUnder(publicDir) : []) targets.set(`${scope.base}${file}`, other);
 
   const within = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
-  const gets = routeIndex(routes.filter((r) => (r.method ?? 'GET') === 'GET'));
+  let gets: Promise<ReturnType<typeof routeIndex<Route>>> | undefined;
   // What the route claims read of a root: its catalog's index.
   const root = { base: scope.base, core: { index } } as unknown as Root;
   return {
     /** What is at `path` (decoded, without query or fragment), or undefined when the root has nothing there. */
-    at(path: string): SiteTarget | undefined {
+    async at(path: string): Promise<SiteTarget | undefined> {
       if (!within(path, scope.base)) return undefined;
       let inRoot = path.slice(scope.base.length) || '/';
       // English lives at the root: its prefix redirects there (functions/routes.ts).
       if (inRoot === `/${DEFAULT_LANGUAGE}` || inRoot.startsWith(`/${DEFAULT_LANGUAGE}/`)) inRoot = inRoot.slice(DEFAULT_LANGUAGE.length + 1) || '/';
       const known = targets.get(trimmed(`${scope.base}${inRoot}`));
       if (known) return known;
-      return gets.match(trimmed(inRoot), (route, params) => !route.claims || route.claims(params, root)).length > 0 ? other : undefined;
+      gets ??= routes().then((all) => routeIndex(all.filter((r) => (r.method ?? 'GET') === 'GET')));
+      return (await gets).match(trimmed(inRoot), (route, params) => !route.claims || route.claims(params, root)).length > 0 ? other : undefined;
     },
     /** Is `path` this root's (not outside its base, not under another root's)? */
     owns: (path: string) => within(path, scope.base) && !otherBases.some((base) => base.length > scope.base.length && within(path, base)),
