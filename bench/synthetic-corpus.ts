@@ -56,6 +56,9 @@ export function essay(index: number, lang: string): { title: string; body: strin
     if (s === 1) parts.push(`### ${paragraph(r, lang, 3)}`, paragraph(r, lang, 60));
     if (s === 2) parts.push(`#### ${paragraph(r, lang, 3)}`, paragraph(r, lang, 60), '![figure](figure.png)');
   }
+  // Links within the site as authors write them (the build checks them): the previous essay, the category.
+  const prefix = lang === 'en' ? '' : `/${lang}`;
+  parts.push(`Compare [the previous essay](${prefix}/${slugOf(Math.max(0, index - 1))}) and [more of the kind](${prefix}/category/c${index % 7}).`);
   return { title: `${paragraph(r, lang, 4).replace(/[.。]$/, '')} ${index}`, body: parts.join('\n\n') };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { absolute, paths } from '../core/urls.ts';
 import { format } from '../core/messages.ts';
@@ -24,11 +24,14 @@ import { writeSearchIndexes } from './search-indexes.ts';
 import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse.ts';
 import { liveBundle, type LiveEntry } from './live-bundle.ts';
 import { nextScheduled, postVisibility, translationVisibility, type Dated, type Scheduled } from './load/visibility.ts';
+import { indexCatalog } from '../core/catalog-index.ts';
+import { bodyLineOffset, checkLinks, LINKS_FILE, type FileLinks, type PostLinks } from './check/links.ts';
+import { sitePaths } from './check/site-paths.ts';
 
 const POST_CONCURRENCY = 8;
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '4';
+const RENDER_VERSION = '5';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -45,6 +48,10 @@ export interface BundleOptions {
   previews?: boolean;
   /** The time that decides which posts are due (ms since the epoch); now by default. */
   now?: number;
+  /** The bases of the build's other roots: links into them are not this root's to check. */
+  otherBases?: readonly string[];
+  /** The folder the site publishes at its root as it is (`public/`): links to its files are valid. */
+  publicDir?: string;
 }
 
 /** What a published build left out: its drafts and scheduled posts, and the next of these to go out. */
@@ -58,7 +65,7 @@ export interface BundleResult {
   catalog: Catalog;
   leftOut: LeftOut;
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
-  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number };
+  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number; references: number; checkMs: number };
 }
 
 /** What the bundle step prints once every root's content is bundled (its search indexes come next). */
@@ -121,6 +128,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const texts = new Map<string, (lang: string) => string | undefined>();
   const postDigests = new Map<string, string>();
   const sourceDigests = new Map<string, string>();
+  const links: PostLinks = {};
+  const assets = new Map<string, readonly string[]>();
   let entries = 0;
   const taken = new Set<string>();
   const now = opts.now ?? Date.now();
@@ -136,7 +145,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     }
   };
 
-  type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string };
+  type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string; links: FileLinks[] };
   /** A post unchanged since the live build: its entry taken whole (bodies and media linked). */
   const takePost = async (entry: LiveEntry, assets: readonly string[]): Promise<Bundled> => {
     await live!.place(entry.record, assets, opts.outDir);
@@ -164,6 +173,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const englishHash = sourceHash(english.title, english.body);
     const postEntries: Record<string, EntryMeta> = {};
     const postTexts = new Map<string, string>();
+    const postLinks: FileLinks[] = [];
     const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
     const bodyDir = join(opts.outDir, 'bodies', slug);
     await mkdir(bodyDir, { recursive: true });
@@ -186,6 +196,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       bytes.update(`${file.lang}\0${json}\0`);
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
       postTexts.set(file.lang, rendered.text);
+      const offset = bodyLineOffset(file.raw, file.body);
+      postLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
       entries++;
       const preview = previewOf(file);
       if (file === english) {
@@ -231,7 +243,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       images,
       entries: postEntries,
     };
-    return { record, text: (lang) => postTexts.get(lang), digest: postDigest(record, bytes.digest('hex')) };
+    return { record, text: (lang) => postTexts.get(lang), digest: postDigest(record, bytes.digest('hex')), links: postLinks };
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
@@ -241,7 +253,10 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const digests = fileDigests(opts.cacheDir);
   const bundle = (slug: string) => {
     const source = postSource(postsDir, slug, context, digests);
-    if (source) sourceDigests.set(slug, source.digest);
+    if (source) {
+      sourceDigests.set(slug, source.digest);
+      assets.set(slug, source.assets);
+    }
     const entry = source && live?.entry(slug, source.digest);
     // A preview of a scheduled post that has become due is made again, without its banner.
     const overdue = entry && Date.parse(entry.record.date) <= now && Object.values(entry.record.entries).some((e) => e.preview === 'scheduled');
@@ -251,6 +266,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   };
   const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundle(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
   const errors: FileError[] = [];
+  const failed = new Set<string>();
   done.forEach((result, i) => {
     if ('b' in result) {
       // Left out of this build (a draft or a scheduled post).
@@ -258,18 +274,29 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       posts.push(result.b.record);
       texts.set(slugs[i]!, result.b.text);
       postDigests.set(slugs[i]!, result.b.digest);
-    } else if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
-    else if (result.e instanceof FileError) errors.push(result.e);
-    else throw result.e;
+      links[slugs[i]!] = result.b.links;
+    } else {
+      failed.add(slugs[i]!);
+      if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
+      else if (result.e instanceof FileError) errors.push(result.e);
+      else throw result.e;
+    }
   });
   await Promise.all(encoding);
   errors.push(...encodeErrors);
+  posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
+  // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged).
+  const checking = performance.now();
+  const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts });
+  const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
+  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links, pending: failed })));
+  const checkMs = performance.now() - checking;
+  const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
   if (errors.length > 0) throw new ContentErrors(errors);
 
   const held: LeftOut = { drafts: leftOut.filter((p) => p.draft).length, scheduled: leftOut.filter((p) => !p.draft).length, next: nextScheduled(leftOut, now) };
   if (posts.length === 0 && leftOut.length > 0) throw new FileError(postsDir, '', `holds no published post yet (${held.drafts} drafts, ${held.scheduled} scheduled): publish one with npm run publish -- <slug>, or see them with npm run dev`);
   if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
-  posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
   const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
   const filled = (text: string) => format(text, filling);
@@ -280,12 +307,13 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
+  await writeFile(join(opts.outDir, LINKS_FILE), JSON.stringify(Object.fromEntries(Object.keys(links).sort().map((slug) => [slug, links[slug]]))));
   const changed = new Set(slugs.filter((slug) => !taken.has(slug)));
   const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
   return {
     catalog,
     leftOut: held,
-    stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused },
+    stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
   };
 }

@@ -5,6 +5,7 @@ import type { Catalog, PostRecord } from '../core/types.ts';
 import { openTexts } from '../search/texts-codec.ts';
 import { placeFile } from './place-file.ts';
 import { DIGESTS_FILE, type BundleDigests } from './reuse.ts';
+import { LINKS_FILE, type FileLinks, type PostLinks } from './check/links.ts';
 
 /** A post's entry as the live bundle holds it. */
 export interface LiveEntry {
@@ -13,6 +14,8 @@ export interface LiveEntry {
   digest: string;
   /** Its plain text in a language where it is searchable (by the same record and site settings, where it was). */
   text: (lang: string) => string | undefined;
+  /** Its files' references and ids, for the link check. */
+  links: FileLinks[];
 }
 
 const readJson = async <T>(file: string): Promise<T | undefined> => JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) ?? undefined;
@@ -25,8 +28,8 @@ const readJson = async <T>(file: string): Promise<T | undefined> => JSON.parse(a
  * bodies and media linked, search texts read from its per-language texts.
  */
 export async function liveBundle(dir: string) {
-  const [catalog, digests] = await Promise.all([readJson<Catalog>(join(dir, 'catalog.json')), readJson<BundleDigests>(join(dir, DIGESTS_FILE))]);
-  if (!catalog || !digests?.sources) return undefined;
+  const [catalog, digests, links] = await Promise.all([readJson<Catalog>(join(dir, 'catalog.json')), readJson<BundleDigests>(join(dir, DIGESTS_FILE)), readJson<PostLinks>(join(dir, LINKS_FILE))]);
+  if (!catalog || !digests?.sources || !links) return undefined;
   const ids = new Map(catalog.posts.map((p, id) => [p.slug, id]));
   // Read when a search index is made again, each language once.
   const texts = new Map<string, (id: number) => string | undefined>();
@@ -46,8 +49,9 @@ export async function liveBundle(dir: string) {
     entry(slug: string, source: string | undefined): LiveEntry | undefined {
       const id = ids.get(slug);
       const digest = digests.posts[slug];
-      if (id === undefined || digest === undefined || source === undefined || digests.sources[slug] !== source) return undefined;
-      return { record: catalog.posts[id]!, digest, text: (lang) => textsOf(lang)(id) };
+      const postLinks = links[slug];
+      if (id === undefined || digest === undefined || source === undefined || postLinks === undefined || digests.sources[slug] !== source) return undefined;
+      return { record: catalog.posts[id]!, digest, text: (lang) => textsOf(lang)(id), links: postLinks };
     },
     /** Links the post's rendered bodies and its media files (`assets`) into the bundle at `outDir`. */
     async place(record: PostRecord, assets: readonly string[], outDir: string): Promise<void> {

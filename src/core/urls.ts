@@ -14,6 +14,7 @@ export const paths = {
   home: (scope: UrlScope, lang: string) => `${scope.base}${langPrefix(lang)}/`,
   /** A language's feed: RSS unless another of FEEDS (src/core/formats.ts) is named. */
   feed: (scope: UrlScope, lang: string, file: FeedFile = 'feed.xml') => `${scope.base}${langPrefix(lang)}/${file}`,
+  sitemap: (scope: UrlScope) => `${scope.base}/sitemap.xml`,
   markdown: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}.md`,
   category: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/category/${slug}`,
   tag: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/tag/${slug}`,

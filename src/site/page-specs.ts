@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../core/languages.ts';
 import type { TaxonomyKind } from '../core/catalog-index.ts';
 import { isAvailable } from '../core/availability.ts';
+import type { CatalogIndex } from '../core/catalog-index.ts';
 import type { SiteRoot } from './data.ts';
 
 /** Every prerendered HTML page of a root, as data: the path it lives at and what it shows. */
@@ -65,7 +66,11 @@ export function pathOf(spec: PageSpec): string {
 
 const pageCount = (n: number) => Math.max(1, Math.ceil(n / PAGE_SIZE));
 
-export function pageSpecs(root: SiteRoot): PageSpec[] {
+/** The element id of every page's main content (the skip link's target): a fragment any page has. */
+export const MAIN_ID = 'content';
+
+/** Every page of a root (its catalog's index is all they depend on). */
+export function pageSpecs(root: { core: { index: CatalogIndex } }): PageSpec[] {
   const { index } = root.core;
   const specs: PageSpec[] = [{ kind: 'api' }, ...LANGUAGE_CODES.map((lang) => ({ kind: 'not-found' as const, lang }))];
   for (const lang of index.languagesWithPosts) {

@@ -24,6 +24,36 @@ export interface Rendered {
   sections: Section[];
   /** Post-folder images the body uses, by file name, with their alt text. */
   localImages: { name: string; alt: string }[];
+  /** Every reference the body makes, as written, with its line in the body: for the link check (src/build/check). */
+  refs: Reference[];
+  /** Every element id of the body (heading slugs, footnotes, raw HTML): the fragments a link to it may name. */
+  ids: string[];
+}
+
+/** A reference in a body: a link (`href`) or an embedded file (`src`, `poster`), as the author wrote it. */
+export interface Reference {
+  url: string;
+  /** What the author sees it as: `link`, or the embedded file's element (`image`, `video`, `audio`, `iframe`). */
+  what: string;
+  line: number;
+}
+
+const EMBEDS: Record<string, string> = { img: 'image', video: 'video', source: 'video', audio: 'audio', iframe: 'iframe' };
+
+/**
+ * The post-folder file a reference names (`cover.jpg`, `./cover.jpg`, `my%20photo.jpg`), or
+ * undefined: a reference to a sibling file is made site-absolute, every other one is left as written.
+ */
+export function localName(value: unknown, assets: readonly string[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const name = value.replace(/^\.\//, '');
+  if (assets.includes(name)) return name;
+  try {
+    const decoded = decodeURIComponent(name);
+    return assets.includes(decoded) ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface RenderContext extends PictureContext {
@@ -52,10 +82,14 @@ function transform(tree: Root, ctx: RenderContext) {
   const media: MediaItem[] = [];
   const sections: Section[] = [];
   const localImages: { name: string; alt: string }[] = [];
+  const refs: Reference[] = [];
+  const ids: string[] = [];
   const slugger = new GithubSlugger();
-  const local = (value: unknown) => (typeof value === 'string' && ctx.assets.includes(value) ? value : undefined);
+  const local = (value: unknown) => localName(value, ctx.assets);
   visit(tree, 'element', (el: Element) => {
     for (const attr of ['src', 'href', 'poster'] as const) {
+      const url = el.properties[attr];
+      if (typeof url === 'string') refs.push({ url, what: attr === 'href' ? 'link' : (EMBEDS[el.tagName] ?? 'link'), line: el.position?.start.line ?? 1 });
       const name = local(el.properties[attr]);
       if (name) el.properties[attr] = ctx.mediaPath + name;
     }
@@ -66,6 +100,7 @@ function transform(tree: Root, ctx: RenderContext) {
       sections.push({ level: Number(level[1]), text });
       el.properties.id ??= slugger.slug(text);
     }
+    if (typeof el.properties.id === 'string') ids.push(el.properties.id);
     if (el.tagName === 'a' && typeof el.properties.href === 'string' && isExternal(el.properties.href)) {
       links.push(el.properties.href);
     }
@@ -89,14 +124,15 @@ function transform(tree: Root, ctx: RenderContext) {
       media.push({ type: el.tagName === 'img' ? 'image' : 'video', src: isExternal(src) ? src : ctx.siteUrl + src });
     }
   });
-  return { links: [...new Set(links)], media, sections, localImages };
+  return { links: [...new Set(links)], media, sections, localImages, refs, ids };
 }
 
 /** Markdown source with the post's own file references made site-absolute, so the .md twin resolves. */
 function absoluteMarkdown(markdown: string, ctx: RenderContext): string {
-  return markdown.replace(/(\]\(|src=["']|poster=["']|href=["'])([^)"'\s]+)/g, (whole, lead: string, ref: string) =>
-    ctx.assets.includes(ref) ? lead + ctx.mediaPath + ref : whole,
-  );
+  return markdown.replace(/(\]\(|src=["']|poster=["']|href=["'])([^)"'\s]+)/g, (whole, lead: string, ref: string) => {
+    const name = localName(ref, ctx.assets);
+    return name ? lead + ctx.mediaPath + name : whole;
+  });
 }
 
 export function render(format: 'md' | 'html', body: string, ctx: RenderContext): Rendered {

@@ -23,7 +23,7 @@ export async function emitSitemap(core: Core, out: Publisher): Promise<void> {
     }
   }
   await out.write(
-    `${scope.base}/sitemap.xml`,
+    paths.sitemap(scope),
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`,
   );
 }
