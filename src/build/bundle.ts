@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { absolute, paths } from '../core/urls.ts';
 import { format } from '../core/messages.ts';
-import type { Catalog, EntryBody, EntryMeta, ImageInfo, PostRecord, Term } from '../core/types.ts';
+import type { Catalog, EntryBody, EntryMeta, ImageInfo, PageRecord, PostRecord, Term } from '../core/types.ts';
+import { menuOf } from './load/menu.ts';
 import { DigestCache } from './cache.ts';
 import { fileDigests } from './file-digests.ts';
 import { isImageName, measureImage } from './derive/images.ts';
@@ -15,7 +16,7 @@ import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
-import { loadPost, listPostSlugs, postSource, type PostSource, type SourceFile } from './load/posts.ts';
+import { loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
 import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './slugify.ts';
@@ -126,9 +127,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     entries += Object.keys(entry.record.entries).length;
     return entry;
   };
-  const bundlePost = async (slug: string): Promise<Bundled> => {
-    const source: PostSource = await loadPost(postsDir, slug);
-    const { english } = source;
+  /** A post's or page's folder rendered into the bundle: its bodies and media written, its entries and images. */
+  const bundleFolder = async (source: FolderSource<PageEnglishSource>, featured: string | undefined) => {
+    const { english, slug } = source;
     const mediaPath = paths.media(scope, slug, '');
     const facts: Record<string, ImageFacts> = {};
     for (const name of source.assets.filter(isImageName)) facts[name] = await measureImage(source.dir, name);
@@ -138,9 +139,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
         renders.render(file.format, file.body, ctx),
       );
     const englishHash = sourceHash(english.title, english.body);
-    const postEntries: Record<string, EntryMeta> = {};
-    const postTexts = new Map<string, string>();
-    const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
+    const folderEntries: Record<string, EntryMeta> = {};
+    const folderTexts = new Map<string, string>();
+    const imageNames = new Set<string>(featured ? [featured] : []);
     const bodyDir = join(opts.outDir, 'bodies', slug);
     await mkdir(bodyDir, { recursive: true });
     const bytes = createHash('sha256');
@@ -161,13 +162,13 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       const json = JSON.stringify(body);
       bytes.update(`${file.lang}\0${json}\0`);
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
-      postTexts.set(file.lang, rendered.text);
+      folderTexts.set(file.lang, rendered.text);
       entries++;
       if (file === english) {
-        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
+        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts };
       } else {
         const t = source.translations.find((x) => x === file)!;
-        postEntries[t.lang] = {
+        folderEntries[t.lang] = {
           title: t.title,
           summary: t.summary,
           modified: t.modified,
@@ -183,7 +184,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const images: ImageInfo[] = [];
     for (const name of imageNames) {
       const { width, height, digest } = facts[name] ?? (await measureImage(source.dir, name));
-      images.push({ path: mediaPath + name, width, height, digest, featured: name === english.featured_image });
+      images.push({ path: mediaPath + name, width, height, digest, featured: name === featured });
     }
     encodeVariants(source.dir, mediaPath, images);
     if (source.assets.length > 0) {
@@ -194,18 +195,24 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
         bytes.update(`${n}\0`).update(await readFile(join(mediaDir, n)));
       }
     }
+    return { entries: folderEntries, images, texts: folderTexts, bytes: bytes.digest('hex') };
+  };
+  const bundlePost = async (slug: string): Promise<Bundled> => {
+    const source: PostSource = await loadPost(postsDir, slug);
+    const { english } = source;
+    const folder = await bundleFolder(source, english.featured_image);
     const record: PostRecord = {
       slug,
       date: english.date,
       ...(english.modified ? { modified: english.modified } : {}),
       author: english.author ?? site.settings.author,
-      featured_image: english.featured_image ? mediaPath + english.featured_image : null,
+      featured_image: english.featured_image ? paths.media(scope, slug, english.featured_image) : null,
       categories: terms(english.categories, english.file, 'categories'),
       tags: terms(english.tags, english.file, 'tags'),
-      images,
-      entries: postEntries,
+      images: folder.images,
+      entries: folder.entries,
     };
-    return { record, text: (lang) => postTexts.get(lang), digest: postDigest(record, bytes.digest('hex')) };
+    return { record, text: (lang) => folder.texts.get(lang), digest: postDigest(record, folder.bytes) };
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
@@ -221,17 +228,36 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     taken.add(slug);
     return takePost(entry, source.assets);
   };
-  const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundle(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
+  const bundlePage = async (slug: string): Promise<PageRecord> => {
+    if (slugs.includes(slug)) throw new FileError(join(pagesDir, slug), '', `collides with the post ${join(postsDir, slug)} (both would live at /${slug}); rename one folder`);
+    const source = await loadPage(pagesDir, slug);
+    const folder = await bundleFolder(source, undefined);
+    return { slug, ...(source.english.modified ? { modified: source.english.modified } : {}), entries: folder.entries };
+  };
+  // Pages beside the posts, never among them: a page may not take a post's slug (both would live at /{slug}).
+  const pagesDir = join(opts.contentDir, 'pages');
+  const pageSlugs = await listPostSlugs(pagesDir, true);
+  const settle = <T>(work: Promise<T>) => work.then((b) => ({ b }), (e: unknown) => ({ e }));
+  const [done, pagesDone] = await Promise.all([
+    pooled(slugs, POST_CONCURRENCY, (slug) => settle(bundle(slug))),
+    pooled(pageSlugs, POST_CONCURRENCY, (slug) => settle(bundlePage(slug))),
+  ]).finally(() => renders.close());
   const errors: FileError[] = [];
+  const pages: PageRecord[] = [];
+  const failed = (e: unknown) => {
+    if (e instanceof ContentErrors) errors.push(...e.errors);
+    else if (e instanceof FileError) errors.push(e);
+    else throw e;
+  };
   done.forEach((result, i) => {
-    if ('b' in result) {
-      posts.push(result.b.record);
-      texts.set(slugs[i]!, result.b.text);
-      postDigests.set(slugs[i]!, result.b.digest);
-    } else if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
-    else if (result.e instanceof FileError) errors.push(result.e);
-    else throw result.e;
+    if (!('b' in result)) return failed(result.e);
+    posts.push(result.b.record);
+    texts.set(slugs[i]!, result.b.text);
+    postDigests.set(slugs[i]!, result.b.digest);
   });
+  pagesDone.forEach((result) => ('b' in result ? pages.push(result.b) : failed(result.e)));
+  const categories = new Set(posts.flatMap((p) => p.categories.map((t) => t.slug)));
+  const menu = menuOf(site, new Set(pages.map((p) => p.slug)), categories, errors);
   await Promise.all(encoding);
   errors.push(...encodeErrors);
   if (errors.length > 0) throw new ContentErrors(errors);
@@ -245,7 +271,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   // language the parenthesised Latin address keeps its order and its brackets.
   const isolated = Object.fromEntries(Object.entries(filling).map(([k, v]) => [k, `\u2068${v}\u2069`]));
   const attributions = Object.fromEntries(Object.entries(site.settings.attributions).map(([code, text]) => [code, format(text, isolated)]));
-  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts };
+  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts, pages, menu };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
   const changed = new Set(slugs.filter((slug) => !taken.has(slug)));

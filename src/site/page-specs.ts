@@ -9,12 +9,14 @@ export const PAGE_SIZE = 10;
 export type PageSpec =
   | { kind: 'home'; lang: string; page: number }
   | { kind: 'post'; lang: string; slug: string }
+  /** A standalone page (About, Colophon), at a post's kind of path. */
+  | { kind: 'page'; lang: string; slug: string }
   | { kind: 'term'; taxonomy: TaxonomyKind; lang: string; slug: string; page: number }
   | { kind: 'search'; lang: string }
   | { kind: 'api' }
   /** The language's not-found page, published for the server to answer unknown paths with (status 404). */
   | { kind: 'not-found'; lang: string }
-  /** A post's URL in a language it is unavailable in: a not-found page linking to the original (404). */
+  /** A post's (or page's) URL in a language it is unavailable in: a not-found page linking to the original (404). */
   | { kind: 'unavailable'; lang: string; slug: string };
 
 /** Where the not-found pages are published: `_` never starts a slug, so no page can live there. */
@@ -49,6 +51,7 @@ export function pathOf(spec: PageSpec): string {
     case 'home':
       return [...prefix(spec.lang), ...pageSuffix(spec.page)].join('/');
     case 'post':
+    case 'page':
       return [...prefix(spec.lang), spec.slug].join('/');
     case 'term':
       return [...prefix(spec.lang), TERM_SEGMENT[spec.taxonomy], spec.slug, ...pageSuffix(spec.page)].join('/');
@@ -81,6 +84,9 @@ export function pageSpecs(root: SiteRoot): PageSpec[] {
   }
   for (const post of index.catalog.posts) {
     for (const lang of LANGUAGE_CODES) specs.push({ kind: isAvailable(post, lang, index.policy) ? 'post' : 'unavailable', lang, slug: post.slug });
+  }
+  for (const page of index.catalog.pages) {
+    for (const lang of LANGUAGE_CODES) specs.push({ kind: isAvailable(page, lang, index.policy) ? 'page' : 'unavailable', lang, slug: page.slug });
   }
   return specs;
 }
