@@ -51,6 +51,7 @@ export const SCHEMAS: Record<string, Schema> = {
   Pagination: resources.pagination,
   Collection: resources.collection,
   Single: resources.single,
+  PageSingle: resources.pageSingle,
   ImageRecord: resources.imageRecord,
   SearchBody: resources.searchBody,
   TaxonomyList: resources.taxonomyList,
