@@ -71,6 +71,9 @@ function feedOperations(): Record<string, Operation> {
   );
 }
 
+/** A negotiated post URL's JSON: a post's Single, or a standalone page's PageSingle. */
+const POST_OR_PAGE = { oneOf: [{ $ref: '#/components/schemas/Single' }, { $ref: '#/components/schemas/PageSingle' }] };
+
 export const OPERATIONS: Record<string, Operation> = {
   'GET /api': { tag: 'Meta', description: 'JSON endpoint index; the HTML reference page when the client prefers text/html.', replies: { 200: { ...ok('ApiIndex'), also: { 'text/html': { type: 'string' } } } }, json: true },
   'GET /api/languages': { tag: 'Meta', replies: { 200: ok('Languages') }, json: true },
@@ -158,7 +161,7 @@ export const OPERATIONS: Record<string, Operation> = {
     description: 'HTML by default (also for */*); Accept: application/json gives the /api/posts/{slug} envelope (for a standalone page, the /api/pages/{slug} one: PageSingle); Accept: text/markdown the Markdown document (byte-identical to /{slug}.md). Vary: Accept.',
     parameters: ['slug'],
     replies: {
-      200: { description: 'The post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Single', 'text/markdown': { type: 'string' } } },
+      200: { description: 'The post or page', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': POST_OR_PAGE, 'text/markdown': { type: 'string' } } },
       404: { description: 'Unknown post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Error' } },
     },
   },
@@ -168,7 +171,7 @@ export const OPERATIONS: Record<string, Operation> = {
     description: 'As /{slug} in another language. An unavailable translation is a 404: an HTML page linking to the English post, the translation-unavailable JSON body, or a short Markdown text.',
     parameters: ['langPath', 'slug'],
     replies: {
-      200: { description: 'The post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Single', 'text/markdown': { type: 'string' } } },
+      200: { description: 'The post or page', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': POST_OR_PAGE, 'text/markdown': { type: 'string' } } },
       404: { description: 'Unknown post or unavailable translation', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'TranslationUnavailable', 'text/markdown': { type: 'string' } } },
     },
   },
