@@ -70,6 +70,7 @@ const pageCount = (n: number) => Math.max(1, Math.ceil(n / PAGE_SIZE));
 
 export function pageSpecs(root: SiteRoot): PageSpec[] {
   const { index } = root.core;
+  const menu = new Set(index.catalog.menu.filter((item) => item.kind === 'category').map((item) => item.slug));
   const specs: PageSpec[] = [{ kind: 'api' }, ...LANGUAGE_CODES.map((lang) => ({ kind: 'not-found' as const, lang }))];
   for (const lang of index.languagesWithPosts) {
     const count = index.catalog.posts.filter((p) => isAvailable(p, lang, index.policy)).length;
@@ -78,7 +79,9 @@ export function pageSpecs(root: SiteRoot): PageSpec[] {
     for (const taxonomy of ['categories', 'tags'] as const) {
       for (const { term, posts } of index.terms[taxonomy].values()) {
         const n = posts.filter((p) => isAvailable(p, lang, index.policy)).length;
-        for (let page = 1; n > 0 && page <= pageCount(n); page++) specs.push({ kind: 'term', taxonomy, lang, slug: term.slug, page });
+        // A category of the menu has its list in every language with posts (the menu links it), even empty.
+        const listed = n > 0 || (taxonomy === 'categories' && menu.has(term.slug));
+        for (let page = 1; listed && page <= pageCount(n); page++) specs.push({ kind: 'term', taxonomy, lang, slug: term.slug, page });
       }
     }
   }

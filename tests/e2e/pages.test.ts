@@ -90,4 +90,6 @@ test('the menu on the homes of en, fr and ar is in their language', async () => 
   assert.match(ar.text, /<a href="\/about" lang="en" dir="ltr"/);
   assert.equal(arMenu[2]![0], '/ar/category/technology');
   assert.notEqual(arMenu[2]![1], 'Technology', 'category names in Arabic');
+  // Every menu link answers, the lists of its categories included (published even when empty in a language).
+  for (const [href] of [...en, ...fr, ...arMenu]) assert.equal((await get(site.url, href)).status, 200, href);
 });
