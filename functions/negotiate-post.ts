@@ -9,8 +9,9 @@ import { errorJson, json, text } from './http.ts';
 const OFFERS = [FORMATS.html, FORMATS.json, FORMATS.markdown] as const;
 
 /**
- * `/{slug}` and `/{lang}/{slug}`: HTML by default, the API envelope for JSON, the Markdown
- * document for Markdown (the route table only sends known posts here, and sends Vary: Accept).
+ * `/{slug}` and `/{lang}/{slug}`: HTML by default, the API envelope for JSON (a page's is
+ * /api/pages/{slug}'s), the Markdown document for Markdown (the route table only sends known posts
+ * and pages here, and sends Vary: Accept).
  */
 export const negotiatePost: Handler = async (ctx) => {
   const lang = ctx.params.lang ?? DEFAULT_LANGUAGE;
@@ -18,9 +19,10 @@ export const negotiatePost: Handler = async (ctx) => {
   const format = negotiate(ctx.request.headers.get('accept'), OFFERS);
   const params = new URLSearchParams(ctx.url.search);
   params.set('lang', lang);
+  const { core } = ctx.root;
   let single;
   try {
-    single = await ctx.root.core.posts.get(slug, params);
+    single = await (core.index.pagesBySlug.has(slug) ? core.pages.get(slug, params) : core.posts.get(slug, params));
   } catch (e) {
     if (!(e instanceof FolioError)) throw e;
     if (format === FORMATS.json) return errorJson(e);

@@ -38,7 +38,7 @@ export interface Route {
 }
 
 const isPost = (params: Record<string, string>, root: Root) =>
-  (params.lang === undefined || LANGUAGE_CODES.includes(params.lang)) && root.core.index.bySlug.has(params.slug ?? '');
+  (params.lang === undefined || LANGUAGE_CODES.includes(params.lang)) && (root.core.index.bySlug.has(params.slug ?? '') || root.core.index.pagesBySlug.has(params.slug ?? ''));
 
 const redirectEnglish: Handler = (ctx) => {
   const rest = ctx.params.rest ?? '';
@@ -59,8 +59,8 @@ routes.push(
   ...searchPageRoutes,
   { path: '/en', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
   { path: '/en/*rest', summary: 'English lives at the root', handler: redirectEnglish, hidden: true },
-  { path: '/:slug', summary: 'A post, negotiated', handler: negotiatePost, hidden: true, claims: isPost, vary: 'Accept' },
-  { path: '/:lang/:slug', summary: 'A translated post, negotiated', handler: negotiatePost, hidden: true, claims: isPost, vary: 'Accept' },
+  { path: '/:slug', summary: 'A post or page, negotiated', handler: negotiatePost, hidden: true, claims: isPost, vary: 'Accept' },
+  { path: '/:lang/:slug', summary: 'A translated post or page, negotiated', handler: negotiatePost, hidden: true, claims: isPost, vary: 'Accept' },
 );
 
 export const ROUTES: readonly Route[] = routes;

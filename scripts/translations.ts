@@ -9,22 +9,26 @@ import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentTexts } from '../src/translate/translate-post.ts';
 import { loadGlossary } from '../src/translate/glossary.ts';
-import { loadAll, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
-import type { PostSource } from '../src/build/load/posts.ts';
+import { loadAll, loadPages, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
+import type { FolderSource, PageEnglishSource, PostSource } from '../src/build/load/posts.ts';
+
+/** A post or a standalone page (content/pages/): both are stamped and verified alike. */
+type Translatable = FolderSource<PageEnglishSource>;
 
 const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR] [--verbose]';
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped' } as const;
 
 class UsageError extends Error {}
 
-async function statusTable(root: string, posts: PostSource[]): Promise<void> {
+async function statusTable(root: string, posts: PostSource[], all: Translatable[]): Promise<void> {
   const label = 'term names missing';
-  const width = Math.max(label.length, ...posts.map((p) => p.slug.length));
+  const name = (p: Translatable) => (posts.includes(p as PostSource) ? p.slug : `${p.slug} (page)`);
+  const width = Math.max(label.length, ...all.map((p) => name(p).length));
   const row = (name: string, cells: string[]) => console.log(`${name.padEnd(width)}  ${cells.map((c) => c.padEnd(10)).join('')}`);
   row('', [...TRANSLATED_CODES]);
   const available: Record<string, number> = {};
   const protect = (await loadGlossary(root))?.protect;
-  for (const p of posts) {
+  for (const p of all) {
     const states = status(p).states;
     // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
     const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
@@ -35,25 +39,25 @@ async function statusTable(root: string, posts: PostSource[]): Promise<void> {
       const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
       return changed === undefined ? MARK[state] : `stale ${changed}`;
     };
-    row(p.slug, TRANSLATED_CODES.map(mark));
+    row(name(p), TRANSLATED_CODES.map(mark));
   }
   console.log('');
-  row('available', TRANSLATED_CODES.map((c) => `${available[c] ?? 0}/${posts.length}`));
+  row('available', TRANSLATED_CODES.map((c) => `${available[c] ?? 0}/${all.length}`));
   // Categories and tags without a name in the language (they read the English one): content/taxonomies.yaml.
   const gaps = await termNameGaps(root, posts);
   row(label, TRANSLATED_CODES.map((c) => String(gaps[c] || MARK.available)));
   const total = Object.values(available).reduce((a, b) => a + b, 0);
-  console.log(`\n${total} of ${posts.length * TRANSLATED_CODES.length} translations available.`);
+  console.log(`\n${total} of ${all.length * TRANSLATED_CODES.length} translations available.`);
   console.log('✓ available   · missing   stale N: the English changed since (N segments to send again, where Folio wrote it)   unstamped: not published until stamped');
 }
 
-const postNamed = (posts: PostSource[], root: string, slug: string | undefined) => {
+const postNamed = (posts: Translatable[], root: string, slug: string | undefined) => {
   const post = posts.find((p) => p.slug === slug);
-  if (!post) throw new UsageError(slug ? `no post "${slug}" in ${root}/posts` : USAGE);
+  if (!post) throw new UsageError(slug ? `no post "${slug}" in ${root}/posts (nor a page in ${root}/pages)` : USAGE);
   return post;
 };
 
-function languagesOf(post: PostSource, langs: string[]): string[] {
+function languagesOf(post: Translatable, langs: string[]): string[] {
   if (langs.length === 0) throw new UsageError(USAGE);
   for (const lang of langs) {
     if (!TRANSLATED_CODES.includes(lang)) throw new UsageError(`"${lang}" is not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
@@ -67,11 +71,12 @@ try {
   const root = values.root!;
   const [command, slug, ...langs] = positionals;
   const posts = await loadAll(root);
-  if (command === 'status' || command === undefined) await statusTable(root, posts);
+  const all: Translatable[] = [...posts, ...(await loadPages(root))];
+  if (command === 'status' || command === undefined) await statusTable(root, posts, all);
   else if (command === 'stamp' && values.unstamped) {
-    for (const p of posts) for (const [lang, s] of Object.entries(status(p).states)) if (s === 'unstamped') console.log(`stamped ${await stamp(p, lang)}`);
+    for (const p of all) for (const [lang, s] of Object.entries(status(p).states)) if (s === 'unstamped') console.log(`stamped ${await stamp(p, lang)}`);
   } else if (command === 'stamp' || command === 'verify') {
-    const post = postNamed(posts, root, slug);
+    const post = postNamed(all, root, slug);
     for (const lang of languagesOf(post, langs)) console.log(command === 'stamp' ? `stamped ${await stamp(post, lang)}` : `verified ${await verify(post, lang)}`);
   } else throw new UsageError(USAGE);
 } catch (e) {

@@ -4,7 +4,8 @@ import { basename, join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { absolute, paths } from '../core/urls.ts';
 import { format } from '../core/messages.ts';
-import type { Catalog, EntryBody, EntryMeta, ImageInfo, PostRecord, Term } from '../core/types.ts';
+import type { Catalog, EntryBody, EntryMeta, ImageInfo, PageRecord, PostRecord, Term } from '../core/types.ts';
+import { menuOf } from './load/menu.ts';
 import { DigestCache } from './cache.ts';
 import { fileDigests } from './file-digests.ts';
 import { isImageName, measureImage } from './derive/images.ts';
@@ -15,7 +16,7 @@ import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
-import { loadPost, listPostSlugs, postSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
+import { loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
 import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './slugify.ts';
@@ -23,7 +24,7 @@ import { ContentErrors, FileError } from './file-error.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
 import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse.ts';
 import { liveBundle, type LiveEntry } from './live-bundle.ts';
-import { nextScheduled, postVisibility, translationVisibility, type Dated, type Scheduled } from './load/visibility.ts';
+import { nextScheduled, postVisibility, translationVisibility, type Dated, type Preview, type Scheduled } from './load/visibility.ts';
 import { indexCatalog } from '../core/catalog-index.ts';
 import { bodyLineOffset, checkLinks, LINKS_FILE, type FileLinks, type PostLinks } from './check/links.ts';
 import { sitePaths } from './check/site-paths.ts';
@@ -153,15 +154,12 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     entries += Object.keys(entry.record.entries).length;
     return entry;
   };
-  const bundlePost = async (slug: string): Promise<Bundled | undefined> => {
-    const source: PostSource = await loadPost(postsDir, slug);
-    const { english } = source;
-    const visibility = postVisibility(english, now, previews);
-    if (!visibility.in) {
-      leftOut.push({ slug, date: english.date, draft: english.draft });
-      return undefined;
-    }
-    const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
+  /**
+   * A post's or page's folder rendered into the bundle: its bodies and media written, its entries
+   * (each marked with its preview, a draft's or a scheduled post's, in a preview build), images and links.
+   */
+  const bundleFolder = async (source: FolderSource<PageEnglishSource>, featured: string | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
+    const { english, slug } = source;
     const mediaPath = paths.media(scope, slug, '');
     const facts: Record<string, ImageFacts> = {};
     for (const name of source.assets.filter(isImageName)) facts[name] = await measureImage(source.dir, name);
@@ -171,10 +169,10 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
         renders.render(file.format, file.body, ctx),
       );
     const englishHash = sourceHash(english.title, english.body);
-    const postEntries: Record<string, EntryMeta> = {};
-    const postTexts = new Map<string, string>();
-    const postLinks: FileLinks[] = [];
-    const imageNames = new Set<string>(english.featured_image ? [english.featured_image] : []);
+    const folderEntries: Record<string, EntryMeta> = {};
+    const folderTexts = new Map<string, string>();
+    const folderLinks: FileLinks[] = [];
+    const imageNames = new Set<string>(featured ? [featured] : []);
     const bodyDir = join(opts.outDir, 'bodies', slug);
     await mkdir(bodyDir, { recursive: true });
     const bytes = createHash('sha256');
@@ -195,16 +193,16 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       const json = JSON.stringify(body);
       bytes.update(`${file.lang}\0${json}\0`);
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
-      postTexts.set(file.lang, rendered.text);
+      folderTexts.set(file.lang, rendered.text);
       const offset = bodyLineOffset(file.raw, file.body);
-      postLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
+      folderLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
       entries++;
       const preview = previewOf(file);
       if (file === english) {
-        postEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts, ...(preview ? { preview } : {}) };
+        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts, ...(preview ? { preview } : {}) };
       } else {
         const t = source.translations.find((x) => x === file)!;
-        postEntries[t.lang] = {
+        folderEntries[t.lang] = {
           title: t.title,
           summary: t.summary,
           modified: t.modified,
@@ -221,7 +219,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const images: ImageInfo[] = [];
     for (const name of imageNames) {
       const { width, height, digest } = facts[name] ?? (await measureImage(source.dir, name));
-      images.push({ path: mediaPath + name, width, height, digest, featured: name === english.featured_image });
+      images.push({ path: mediaPath + name, width, height, digest, featured: name === featured });
     }
     encodeVariants(source.dir, mediaPath, images);
     if (source.assets.length > 0) {
@@ -232,18 +230,30 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
         bytes.update(`${n}\0`).update(await readFile(join(mediaDir, n)));
       }
     }
+    return { entries: folderEntries, images, texts: folderTexts, links: folderLinks, bytes: bytes.digest('hex') };
+  };
+  const bundlePost = async (slug: string): Promise<Bundled | undefined> => {
+    const source: PostSource = await loadPost(postsDir, slug);
+    const { english } = source;
+    const visibility = postVisibility(english, now, previews);
+    if (!visibility.in) {
+      leftOut.push({ slug, date: english.date, draft: english.draft });
+      return undefined;
+    }
+    const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
+    const folder = await bundleFolder(source, english.featured_image, previewOf);
     const record: PostRecord = {
       slug,
       date: english.date,
       ...(english.modified ? { modified: english.modified } : {}),
       author: english.author ?? site.settings.author,
-      featured_image: english.featured_image ? mediaPath + english.featured_image : null,
+      featured_image: english.featured_image ? paths.media(scope, slug, english.featured_image) : null,
       categories: terms(english.categories, english.file, 'categories'),
       tags: terms(english.tags, english.file, 'tags'),
-      images,
-      entries: postEntries,
+      images: folder.images,
+      entries: folder.entries,
     };
-    return { record, text: (lang) => postTexts.get(lang), digest: postDigest(record, bytes.digest('hex')), links: postLinks };
+    return { record, text: (lang) => folder.texts.get(lang), digest: postDigest(record, folder.bytes), links: folder.links };
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
@@ -264,30 +274,49 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     taken.add(slug);
     return takePost(entry, source.assets);
   };
-  const done = await pooled(slugs, POST_CONCURRENCY, (slug) => bundle(slug).then((b) => ({ b }), (e: unknown) => ({ e }))).finally(() => renders.close());
+  const bundlePage = async (slug: string): Promise<PageRecord> => {
+    if (slugs.includes(slug)) throw new FileError(join(pagesDir, slug), '', `collides with the post ${join(postsDir, slug)} (both would live at /${slug}); rename one folder`);
+    const source = await loadPage(pagesDir, slug);
+    const folder = await bundleFolder(source, undefined, () => undefined);
+    return { slug, ...(source.english.modified ? { modified: source.english.modified } : {}), entries: folder.entries };
+  };
+  // Pages beside the posts, never among them: a page may not take a post's slug (both would live at /{slug}).
+  const pagesDir = join(opts.contentDir, 'pages');
+  const pageSlugs = await listPostSlugs(pagesDir, true);
+  const settle = <T>(work: Promise<T>) => work.then((b) => ({ b }), (e: unknown) => ({ e }));
+  const [done, pagesDone] = await Promise.all([
+    pooled(slugs, POST_CONCURRENCY, (slug) => settle(bundle(slug))),
+    pooled(pageSlugs, POST_CONCURRENCY, (slug) => settle(bundlePage(slug))),
+  ]).finally(() => renders.close());
   const errors: FileError[] = [];
+  const pages: PageRecord[] = [];
   const failed = new Set<string>();
+  const collect = (e: unknown) => {
+    if (e instanceof ContentErrors) errors.push(...e.errors);
+    else if (e instanceof FileError) errors.push(e);
+    else throw e;
+  };
   done.forEach((result, i) => {
-    if ('b' in result) {
-      // Left out of this build (a draft or a scheduled post).
-      if (!result.b) return;
-      posts.push(result.b.record);
-      texts.set(slugs[i]!, result.b.text);
-      postDigests.set(slugs[i]!, result.b.digest);
-      links[slugs[i]!] = result.b.links;
-    } else {
+    if (!('b' in result)) {
       failed.add(slugs[i]!);
-      if (result.e instanceof ContentErrors) errors.push(...result.e.errors);
-      else if (result.e instanceof FileError) errors.push(result.e);
-      else throw result.e;
+      return collect(result.e);
     }
+    // Left out of this build (a draft or a scheduled post).
+    if (!result.b) return;
+    posts.push(result.b.record);
+    texts.set(slugs[i]!, result.b.text);
+    postDigests.set(slugs[i]!, result.b.digest);
+    links[slugs[i]!] = result.b.links;
   });
+  pagesDone.forEach((result) => ('b' in result ? pages.push(result.b) : collect(result.e)));
+  const categories = new Set(posts.flatMap((p) => p.categories.map((t) => t.slug)));
+  const menu = menuOf(site, new Set(pages.map((p) => p.slug)), categories, errors);
   await Promise.all(encoding);
   errors.push(...encodeErrors);
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
   // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged).
   const checking = performance.now();
-  const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts });
+  const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts, pages, menu });
   const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
   errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links, pending: failed })));
   const checkMs = performance.now() - checking;
@@ -304,7 +333,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   // language the parenthesised Latin address keeps its order and its brackets.
   const isolated = Object.fromEntries(Object.entries(filling).map(([k, v]) => [k, `\u2068${v}\u2069`]));
   const attributions = Object.fromEntries(Object.entries(site.settings.attributions).map(([code, text]) => [code, format(text, isolated)]));
-  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts };
+  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts, pages, menu };
   await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
   await writeFile(join(opts.outDir, LINKS_FILE), JSON.stringify(Object.fromEntries(Object.keys(links).sort().map((slug) => [slug, links[slug]]))));

@@ -11,12 +11,13 @@ import type { FileFacts, variantWriter } from './file-variants.ts';
 import { buildLayout, type BuildLayout } from './roots.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { pageFile } from '../site/page-specs.ts';
+import { menuTargets } from '../site/menu.ts';
 import { paths } from '../core/urls.ts';
 
 /**
  * Incremental builds at the grain of a post. A post's page in each language, its detail answers and
  * its Markdown twins are a function of the post alone (its record, rendered bodies and media) and of
- * its root's scope (site settings, URLs, the languages that have posts), given the same code. When
+ * its root's scope (site settings, URLs, the languages that have posts, the pages and where the menu leads in each language), given the same code. When
  * the live build was made by the same code, with the same scope, and a post's digest is unchanged,
  * those files are taken from the live build (where it holds them) with their recorded facts instead of being made again.
  * A list page (a home or term page) is a function of what it shows (src/site/list-page.ts) and of
@@ -42,10 +43,13 @@ export const postDigest = (record: PostRecord, bodies: string) => sha(`${JSON.st
 
 /** `posts` and `sources`: per slug, the post's digest and its source's. */
 export function bundleDigests(catalog: Catalog, posts: ReadonlyMap<string, string>, sources: ReadonlyMap<string, string>): BundleDigests {
-  const { languagesWithPosts } = indexCatalog(catalog);
+  const index = indexCatalog(catalog);
+  const { languagesWithPosts } = index;
   const { posts: records, ...scope } = catalog;
+  // Every page shows the menu, whose links follow which languages other posts are available in.
+  const menu = LANGUAGE_CODES.map((lang) => menuTargets(index, lang).map((t) => t.lang));
   return {
-    scope: sha(JSON.stringify({ scope, languagesWithPosts })),
+    scope: sha(JSON.stringify({ scope, languagesWithPosts, menu })),
     posts: Object.fromEntries(records.map((p) => [p.slug, posts.get(p.slug)!])),
     sources: Object.fromEntries(records.map((p) => [p.slug, sources.get(p.slug)!])),
   };

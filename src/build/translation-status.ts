@@ -2,7 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { TRANSLATED_CODES } from '../core/languages.ts';
 import type { TranslationState } from '../core/types.ts';
 import { sourceHash } from './derive/source-hash.ts';
-import { listPostSlugs, loadPost, type PostSource } from './load/posts.ts';
+import { listPostSlugs, loadPage, loadPost, type FolderSource, type PageEnglishSource, type PostSource } from './load/posts.ts';
+
+/** A post or standalone page: what has translations to stamp. */
+type Translatable = FolderSource<PageEnglishSource>;
 import { loadTermNames, missingTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './slugify.ts';
 import { join } from 'node:path';
@@ -18,7 +21,13 @@ export async function loadAll(contentDir: string): Promise<PostSource[]> {
   return Promise.all((await listPostSlugs(dir)).map((slug) => loadPost(dir, slug)));
 }
 
-export function status(post: PostSource): StatusRow {
+/** The standalone pages of a content root (none without a pages/ folder). */
+export async function loadPages(contentDir: string): Promise<FolderSource<PageEnglishSource>[]> {
+  const dir = join(contentDir, 'pages');
+  return Promise.all((await listPostSlugs(dir, true)).map((slug) => loadPage(dir, slug)));
+}
+
+export function status(post: Translatable): StatusRow {
   const hash = sourceHash(post.english.title, post.english.body);
   const states: StatusRow['states'] = {};
   for (const code of TRANSLATED_CODES) {
@@ -29,7 +38,7 @@ export function status(post: PostSource): StatusRow {
 }
 
 /** Sets one field of a translation's front matter (replacing it where it is written), and returns the file. */
-async function setField(post: PostSource, lang: string, field: string, value: string): Promise<string> {
+async function setField(post: Translatable, lang: string, field: string, value: string): Promise<string> {
   const t = post.translations.find((x) => x.lang === lang);
   if (!t) throw new Error(`${post.slug} has no ${lang} translation`);
   const raw = await readFile(t.file, 'utf8');
@@ -41,10 +50,10 @@ async function setField(post: PostSource, lang: string, field: string, value: st
 }
 
 /** Writes `source_hash` into the translation's front matter, replacing an earlier one. */
-export const stamp = (post: PostSource, lang: string): Promise<string> => setField(post, lang, 'source_hash', `"${sourceHash(post.english.title, post.english.body)}"`);
+export const stamp = (post: Translatable, lang: string): Promise<string> => setField(post, lang, 'source_hash', `"${sourceHash(post.english.title, post.english.body)}"`);
 
 /** Records that a person has reviewed the translation (`verified: true`, which the API reports). */
-export const verify = (post: PostSource, lang: string): Promise<string> => setField(post, lang, 'verified', 'true');
+export const verify = (post: Translatable, lang: string): Promise<string> => setField(post, lang, 'verified', 'true');
 
 /** Per translated language, how many categories and tags in use have no name of their own there (content/taxonomies.yaml). */
 export async function termNameGaps(contentDir: string, posts: readonly PostSource[]): Promise<Record<string, number>> {

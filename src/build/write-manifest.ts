@@ -96,15 +96,16 @@ export interface ManifestInput {
   written: ReturnType<typeof variantWriter>;
 }
 
-/** Post URLs answer their page, the API's detail in their language, or the Markdown twin, by Accept. */
+/** Post and page URLs answer their page, the API's detail in their language, or the Markdown twin, by Accept. */
 function negotiate(out: Record<string, ManifestPath>, cores: Core[]): void {
   for (const core of cores) {
     const scope = core.catalog;
-    for (const post of scope.posts) {
+    const entries = [...scope.posts.map((post) => ({ post, api: 'posts' })), ...scope.pages.map((post) => ({ post, api: 'pages' }))];
+    for (const { post, api } of entries) {
       for (const lang of availableLanguages(post, core.index.policy)) {
         const page = paths.post(scope, post.slug, lang);
         const html = out[page]?.answers[''];
-        const json = out[`${scope.base}/api/posts/${post.slug}`]?.answers[canonicalQuery('content', new URLSearchParams({ lang }))];
+        const json = out[`${scope.base}/api/${api}/${post.slug}`]?.answers[canonicalQuery('content', new URLSearchParams({ lang }))];
         const markdown = out[paths.markdown(scope, post.slug, lang)]?.answers[''];
         if (typeof html === 'number' && typeof json === 'number' && typeof markdown === 'number') {
           out[page] = { query: 'none', offers: ['html', 'json', 'markdown'], answers: { '': { html, json, markdown } } };

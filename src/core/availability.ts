@@ -6,23 +6,28 @@ export interface Policy {
   serveStale: boolean;
 }
 
-export function stateIn(post: PostRecord, lang: string): TranslationState {
+/** What has entries by language: a post or a standalone page. */
+export interface Translated {
+  entries: Record<string, EntryMeta>;
+}
+
+export function stateIn(post: Translated, lang: string): TranslationState {
   return post.entries[lang]?.state ?? 'missing';
 }
 
-export function isAvailable(post: PostRecord, lang: string, policy: Policy): boolean {
+export function isAvailable(post: Translated, lang: string, policy: Policy): boolean {
   const state = stateIn(post, lang);
   return state === 'available' || (state === 'stale' && policy.serveStale);
 }
 
 /** Languages this post can be read in, in table order (English first). */
-export function availableLanguages(post: PostRecord, policy: Policy): string[] {
+export function availableLanguages(post: Translated, policy: Policy): string[] {
   return LANGUAGE_CODES.filter((code) => isAvailable(post, code, policy));
 }
 
 /** What a request for `post` in `requested` returns. */
-export interface Resolved {
-  post: PostRecord;
+export interface Resolved<T extends Translated = PostRecord> {
+  post: T;
   entry: EntryMeta;
   /** Language of the returned content. */
   lang: string;
@@ -30,9 +35,9 @@ export interface Resolved {
   fallbackUsed: boolean;
 }
 
-export type Resolution = Resolved | { unavailable: 'missing' | 'stale' };
+export type Resolution<T extends Translated = PostRecord> = Resolved<T> | { unavailable: 'missing' | 'stale' };
 
-export function resolve(post: PostRecord, requested: string, fallback: boolean, policy: Policy): Resolution {
+export function resolve<T extends Translated>(post: T, requested: string, fallback: boolean, policy: Policy): Resolution<T> {
   if (isAvailable(post, requested, policy)) {
     return { post, entry: post.entries[requested]!, lang: requested, requested, fallbackUsed: false };
   }

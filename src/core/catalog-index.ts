@@ -1,6 +1,6 @@
 import { LANGUAGE_CODES } from './languages.ts';
 import { availableLanguages, type Policy } from './availability.ts';
-import type { Catalog, PostRecord, TaxonomyKind, Term } from './types.ts';
+import type { Catalog, PageRecord, PostRecord, TaxonomyKind, Term } from './types.ts';
 
 export type { TaxonomyKind } from './types.ts';
 
@@ -15,6 +15,9 @@ export interface CatalogIndex {
   policy: Policy;
   bySlug: Map<string, PostRecord>;
   available: Map<PostRecord, string[]>;
+  /** Standalone pages, never among the posts. */
+  pagesBySlug: Map<string, PageRecord>;
+  pageLanguages: Map<PageRecord, string[]>;
   /** Languages with at least one available post. */
   languagesWithPosts: string[];
   terms: Record<TaxonomyKind, Map<string, TermIndex>>;
@@ -41,6 +44,8 @@ export function indexCatalog(catalog: Catalog): CatalogIndex {
     policy,
     bySlug: new Map(catalog.posts.map((p) => [p.slug, p])),
     available,
+    pagesBySlug: new Map(catalog.pages.map((p) => [p.slug, p])),
+    pageLanguages: new Map(catalog.pages.map((p) => [p, availableLanguages(p, policy)])),
     languagesWithPosts: LANGUAGE_CODES.filter((c) => withPosts.has(c)),
     terms: { categories: indexTerms(catalog.posts, 'categories'), tags: indexTerms(catalog.posts, 'tags') },
   };

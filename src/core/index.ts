@@ -1,5 +1,6 @@
 import { indexCatalog, type CatalogIndex, type TaxonomyKind } from './catalog-index.ts';
 import { getPost, listing, listPosts } from './posts.ts';
+import { getPage } from './pages.ts';
 import { languages, product, siteInfo } from './site.ts';
 import { listTerms, postsWithTerms, termPosts, type TermFilter } from './taxonomies.ts';
 import { readContent, type Params } from './params.ts';
@@ -22,6 +23,9 @@ export function createCore(catalog: Catalog, bodies: BodyStore, search: SearchSo
       /** A window of the posts carrying every term of `filter` (for cursor surfaces). */
       window: (params: Params, window: Window, filter: TermFilter = {}) => listing(index, postsWithTerms(index, filter), readContent(params), window),
       get: (slug: string, params: Params) => getPost(index, bodies, slug, params),
+    },
+    pages: {
+      get: (slug: string, params: Params) => getPage(index, bodies, slug, params),
     },
     terms: {
       list: (kind: TaxonomyKind, params: Params) => listTerms(index, kind, params),

@@ -1,10 +1,13 @@
 import type { Single } from './posts.ts';
+import type { PageSingle } from './pages.ts';
 
 /**
  * The Markdown representation of a post (negotiated and `.md` twin): a YAML front matter
  * block describing the post, the title as H1, then the body.
  */
-export function markdownDocument({ data }: Single): string {
+export function markdownDocument(single: Single | PageSingle): string {
+  // A page has no date, author or terms: those lines are left out.
+  const data: Partial<Single['data']> & PageSingle['data'] = single.data;
   const fields: [string, unknown][] = [
     ['title', data.title],
     ['slug', data.slug],

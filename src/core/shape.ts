@@ -1,7 +1,7 @@
 import { DEFAULT_LANGUAGE } from './languages.ts';
 import { messages } from './messages.ts';
 import { absolute, paths } from './urls.ts';
-import type { Resolved } from './availability.ts';
+import type { Resolved, Translated } from './availability.ts';
 import { termName } from './term-names.ts';
 import type { Catalog, EntryBody } from './types.ts';
 import type { PageQuery } from './params.ts';
@@ -46,7 +46,7 @@ export interface ResponseMeta {
   available_languages: string[];
 }
 
-function translationMeta(r: Resolved): TranslationMeta | undefined {
+export function translationMeta(r: Resolved<Translated>): TranslationMeta | undefined {
   if (r.fallbackUsed) {
     return {
       automated: false,
@@ -94,7 +94,7 @@ export function summary(scope: Catalog, r: Resolved, available: readonly string[
   };
 }
 
-export function detail(base: Summary, body: EntryBody): Detail {
+export function detail<S extends Omit<Summary, 'date' | 'author' | 'featured_image' | 'categories' | 'tags'>>(base: S, body: EntryBody): S & EntryBody {
   return {
     ...base,
     content_html: body.content_html,
@@ -107,7 +107,7 @@ export function detail(base: Summary, body: EntryBody): Detail {
 }
 
 /** `meta` describes what was returned; the disclaimer appears when any item is an automated translation. */
-export function meta(requested: string, items: readonly Summary[], available: readonly string[]): ResponseMeta {
+export function meta(requested: string, items: readonly Pick<Summary, 'is_translation' | 'translation'>[], available: readonly string[]): ResponseMeta {
   const isTranslation = items.some((i) => i.is_translation);
   const automated = items.some((i) => i.is_translation && i.translation?.automated === true);
   return {

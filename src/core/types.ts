@@ -81,6 +81,20 @@ export interface PostRecord {
   entries: Record<string, EntryMeta>;
 }
 
+/** A standalone page (About, Colophon): no date, terms or author, never in a post list. */
+export interface PageRecord {
+  slug: string;
+  modified?: string;
+  /** Entries by language code; `en` is always present. */
+  entries: Record<string, EntryMeta>;
+}
+
+/** An entry of the site menu (content/site.yaml `menu:`), in the order written. */
+export interface MenuItem {
+  kind: 'page' | 'category';
+  slug: string;
+}
+
 export interface Catalog {
   /** Origin of every absolute URL, without trailing slash. */
   site_url: string;
@@ -90,6 +104,9 @@ export interface Catalog {
   term_names: TermNames;
   /** Newest first. */
   posts: PostRecord[];
+  /** Standalone pages, by slug. */
+  pages: PageRecord[];
+  menu: MenuItem[];
 }
 
 export interface MediaItem {

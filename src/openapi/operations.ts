@@ -71,6 +71,9 @@ function feedOperations(): Record<string, Operation> {
   );
 }
 
+/** A negotiated post URL's JSON: a post's Single, or a standalone page's PageSingle. */
+const POST_OR_PAGE = { oneOf: [{ $ref: '#/components/schemas/Single' }, { $ref: '#/components/schemas/PageSingle' }] };
+
 export const OPERATIONS: Record<string, Operation> = {
   'GET /api': { tag: 'Meta', description: 'JSON endpoint index; the HTML reference page when the client prefers text/html.', replies: { 200: { ...ok('ApiIndex'), also: { 'text/html': { type: 'string' } } } }, json: true },
   'GET /api/languages': { tag: 'Meta', replies: { 200: ok('Languages') }, json: true },
@@ -80,6 +83,13 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'Posts',
     parameters: ['slug', ...CONTENT],
     replies: { 200: ok('Single'), ...withLang, 404: { description: 'Unknown post, or its translation is unavailable (missing or stale) and fallback was not given', schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/TranslationUnavailable' }] } } },
+    json: true,
+  },
+  'GET /api/pages/{slug}': {
+    tag: 'Posts',
+    description: 'A standalone page (content/pages/: About, Colophon) with its body, by the same translation rule as a post. Pages are never in post lists, feeds, search, GraphQL or MCP; their own schema is PageSingle (a post detail without date, author, featured image and terms).',
+    parameters: ['slug', ...CONTENT],
+    replies: { 200: ok('PageSingle'), ...withLang, 404: { description: 'Unknown page, or its translation is unavailable (missing or stale) and fallback was not given', schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/TranslationUnavailable' }] } } },
     json: true,
   },
   'GET /api/search': {
@@ -147,21 +157,21 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /{slug}': {
     tag: 'Pages',
-    summary: 'A post, negotiated',
-    description: 'HTML by default (also for */*); Accept: application/json gives the /api/posts/{slug} envelope; Accept: text/markdown the Markdown document (byte-identical to /{slug}.md). Vary: Accept.',
+    summary: 'A post or page, negotiated',
+    description: 'HTML by default (also for */*); Accept: application/json gives the /api/posts/{slug} envelope (for a standalone page, the /api/pages/{slug} one: PageSingle); Accept: text/markdown the Markdown document (byte-identical to /{slug}.md). Vary: Accept.',
     parameters: ['slug'],
     replies: {
-      200: { description: 'The post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Single', 'text/markdown': { type: 'string' } } },
+      200: { description: 'The post or page', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': POST_OR_PAGE, 'text/markdown': { type: 'string' } } },
       404: { description: 'Unknown post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Error' } },
     },
   },
   'GET /{lang}/{slug}': {
     tag: 'Pages',
-    summary: 'A translated post, negotiated',
+    summary: 'A translated post or page, negotiated',
     description: 'As /{slug} in another language. An unavailable translation is a 404: an HTML page linking to the English post, the translation-unavailable JSON body, or a short Markdown text.',
     parameters: ['langPath', 'slug'],
     replies: {
-      200: { description: 'The post', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'Single', 'text/markdown': { type: 'string' } } },
+      200: { description: 'The post or page', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': POST_OR_PAGE, 'text/markdown': { type: 'string' } } },
       404: { description: 'Unknown post or unavailable translation', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': 'TranslationUnavailable', 'text/markdown': { type: 'string' } } },
     },
   },

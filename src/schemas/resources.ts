@@ -85,6 +85,15 @@ export const postDetail = object(
   'A post with its body',
 );
 
+/** What a standalone page has of a post's detail: no date, author, image or terms. */
+const PAGE_FIELDS = ['slug', 'title', 'modified', 'summary', 'url', 'language', 'is_translation', 'translations_available', 'english_url', 'translation', 'content_html', 'content_markdown', 'reading_time', 'links', 'media', 'structure'];
+const detailProperties = (postDetail as { properties: Record<string, Schema> }).properties;
+export const pageDetail = object(
+  Object.fromEntries(PAGE_FIELDS.map((k) => [k, detailProperties[k]!])),
+  PAGE_FIELDS.filter((k) => !['modified', 'summary', 'translation'].includes(k)),
+  'A standalone page (About, Colophon) with its body: a post detail without date, author, featured image and terms',
+);
+
 export const responseMeta = object(
   {
     language: languageCode,
@@ -104,6 +113,8 @@ const attribution = str('Please cite the site as the source');
 export const collection = object({ attribution, data: array(postSummary), pagination, meta: responseMeta }, undefined, 'A page of post summaries');
 
 export const single = object({ attribution, data: postDetail, meta: responseMeta }, undefined, 'One post with its body');
+
+export const pageSingle = object({ attribution, data: pageDetail, meta: responseMeta }, undefined, 'One standalone page with its body');
 
 export const imageRecord = object({
   type: { type: 'string', enum: ['image'] },

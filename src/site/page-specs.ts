@@ -10,12 +10,14 @@ export const PAGE_SIZE = 10;
 export type PageSpec =
   | { kind: 'home'; lang: string; page: number }
   | { kind: 'post'; lang: string; slug: string }
+  /** A standalone page (About, Colophon), at a post's kind of path. */
+  | { kind: 'page'; lang: string; slug: string }
   | { kind: 'term'; taxonomy: TaxonomyKind; lang: string; slug: string; page: number }
   | { kind: 'search'; lang: string }
   | { kind: 'api' }
   /** The language's not-found page, published for the server to answer unknown paths with (status 404). */
   | { kind: 'not-found'; lang: string }
-  /** A post's URL in a language it is unavailable in: a not-found page linking to the original (404). */
+  /** A post's (or page's) URL in a language it is unavailable in: a not-found page linking to the original (404). */
   | { kind: 'unavailable'; lang: string; slug: string };
 
 /** Where the not-found pages are published: `_` never starts a slug, so no page can live there. */
@@ -50,6 +52,7 @@ export function pathOf(spec: PageSpec): string {
     case 'home':
       return [...prefix(spec.lang), ...pageSuffix(spec.page)].join('/');
     case 'post':
+    case 'page':
       return [...prefix(spec.lang), spec.slug].join('/');
     case 'term':
       return [...prefix(spec.lang), TERM_SEGMENT[spec.taxonomy], spec.slug, ...pageSuffix(spec.page)].join('/');
@@ -72,6 +75,7 @@ export const MAIN_ID = 'content';
 /** Every page of a root (its catalog's index is all they depend on). */
 export function pageSpecs(root: { core: { index: CatalogIndex } }): PageSpec[] {
   const { index } = root.core;
+  const menu = new Set(index.catalog.menu.filter((item) => item.kind === 'category').map((item) => item.slug));
   const specs: PageSpec[] = [{ kind: 'api' }, ...LANGUAGE_CODES.map((lang) => ({ kind: 'not-found' as const, lang }))];
   for (const lang of index.languagesWithPosts) {
     const count = index.catalog.posts.filter((p) => isAvailable(p, lang, index.policy)).length;
@@ -80,12 +84,17 @@ export function pageSpecs(root: { core: { index: CatalogIndex } }): PageSpec[] {
     for (const taxonomy of ['categories', 'tags'] as const) {
       for (const { term, posts } of index.terms[taxonomy].values()) {
         const n = posts.filter((p) => isAvailable(p, lang, index.policy)).length;
-        for (let page = 1; n > 0 && page <= pageCount(n); page++) specs.push({ kind: 'term', taxonomy, lang, slug: term.slug, page });
+        // A category of the menu has its list in every language with posts (the menu links it), even empty.
+        const listed = n > 0 || (taxonomy === 'categories' && menu.has(term.slug));
+        for (let page = 1; listed && page <= pageCount(n); page++) specs.push({ kind: 'term', taxonomy, lang, slug: term.slug, page });
       }
     }
   }
   for (const post of index.catalog.posts) {
     for (const lang of LANGUAGE_CODES) specs.push({ kind: isAvailable(post, lang, index.policy) ? 'post' : 'unavailable', lang, slug: post.slug });
+  }
+  for (const page of index.catalog.pages) {
+    for (const lang of LANGUAGE_CODES) specs.push({ kind: isAvailable(page, lang, index.policy) ? 'page' : 'unavailable', lang, slug: page.slug });
   }
   return specs;
 }

@@ -24,6 +24,8 @@ async function auditedPages(): Promise<Record<string, string>> {
     'en post': `/${withImages('en')}`,
     'ar post': `/ar/${withImages('ar')}`,
     'ja post': `/ja/${withImages('ja')}`,
+    'en page': '/about',
+    'ja page': '/ja/about',
     'en search': '/search?q=tide',
     'ar search': '/ar/search?q=%D8%A7%D9%84%D9%88%D9%8A%D8%A8',
     'ja search': '/ja/search?q=%E6%99%82%E9%96%93',

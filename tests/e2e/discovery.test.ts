@@ -64,7 +64,13 @@ for (const base of ['', '/sandbox']) {
       for (const [template, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { $ref: string }[]; requestBody?: { content: Record<string, { example?: unknown }> } }>>)) {
         const kind = /^\/api\/(categories|tags)\/\{slug\}$/.exec(template)?.[1];
         const own: Record<string, string> = kind ? await term(kind) : template.includes('{lang}/{slug}') ? { ...values, ...translated } : values;
-        const path = template.replace(/\{(\w+)\}/g, (_, name: string) => own[name]!);
+        // A standalone page: the document's example names one; a root without pages has no example, and a 404.
+        const page = template === '/api/pages/{slug}' ? (item.get as { responses: Record<string, { content: Record<string, { example?: { data: { slug: string } } }> }> }).responses['200']!.content['application/json']!.example?.data.slug : undefined;
+        if (template === '/api/pages/{slug}' && !page) {
+          assert.equal((await get(site.url, `${base}/api/pages/no-such-page`)).status, 404);
+          continue;
+        }
+        const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (page && name === 'slug' ? page : own[name]!));
         for (const [method, op] of Object.entries(item)) {
           if (template === '/mcp/messages' || template === '/mcp/sse' || template === '/api/stream/search') continue; // streams and sessions: tests of their own
           const body = op.requestBody?.content['application/json']?.example;

@@ -22,6 +22,8 @@ function core(serveStale: boolean) {
       post('b-stale', '2026-02-01T00:00:00Z', { en, fr: tr('stale') }),
       post('a-english', '2026-01-01T00:00:00Z', { en }),
     ],
+    pages: [{ slug: 'about', entries: { en, fr: tr('available'), de: tr('stale') } }],
+    menu: [{ kind: 'page', slug: 'about' }],
   };
   return createCore(catalog, { get: async () => body }, { match: () => [], text: () => undefined });
 }
@@ -33,6 +35,17 @@ test('stale counts as unavailable by default: lists drop it, detail is 404 stale
   assert.deepEqual(c.posts.list(q('lang=fr')).data.map((d) => d.slug), ['c-newest']);
   await assert.rejects(c.posts.get('b-stale', q('lang=fr')), (e: unknown) => e instanceof FolioError && e.details.status === 'stale');
   await assert.rejects(c.posts.get('a-english', q('lang=fr')), (e: unknown) => e instanceof FolioError && e.details.status === 'missing');
+});
+
+test('a standalone page follows the posts\' translation states and never joins their list', async () => {
+  const c = core(false);
+  assert.equal((await c.pages.get('about', q('lang=fr'))).data.language, 'fr');
+  await assert.rejects(c.pages.get('about', q('lang=de')), (e: unknown) => e instanceof FolioError && e.details.status === 'stale');
+  await assert.rejects(c.pages.get('about', q('lang=ja')), (e: unknown) => e instanceof FolioError && e.details.status === 'missing');
+  assert.equal((await c.pages.get('about', q('lang=ja&fallback=en'))).data.translation!.fallback_used, true);
+  assert.equal((await core(true).pages.get('about', q('lang=de'))).data.translation!.stale, true);
+  await assert.rejects(c.posts.get('about', q('')), (e: unknown) => e instanceof FolioError && e.status === 404);
+  assert.ok(!c.posts.list(q('per_page=100')).data.some((d) => d.slug === 'about'));
 });
 
 test('serve_stale serves stale translations marked stale', async () => {

@@ -142,3 +142,22 @@ test('a taxonomies.yaml error names the file, its line and the term; every error
   await fails({ 'posts/hello/en.md': EN, 'taxonomies.yaml': 'categories:\n  Tech: [a\n' }, /taxonomies\.yaml$/, /taxonomies\.yaml:\d+: is not valid YAML/);
   await fails({ 'posts/hello/en.md': EN, 'taxonomies.yaml': 'kinds:\n  Tech:\n    fr: T\n' }, /taxonomies\.yaml$/, /taxonomies\.yaml:1: kinds: is not a taxonomy/);
 });
+
+test('a page slug taken by a post, or by a site path, fails the build in one line each', async () => {
+  const page = `---\ntitle: "About"\n---\n\nAbout us.\n`;
+  const errors = await errorsOf({ 'posts/hello/en.md': EN, 'pages/hello/en.md': page, 'pages/search/en.md': page, 'pages/about/en.md': page });
+  assert.equal(errors.length, 2, errors.map((e) => e.message).join('\n'));
+  assert.match(errors[0]!.message, /pages\/hello: collides with the post .*posts\/hello \(both would live at \/hello\); rename one folder$/);
+  assert.match(errors[1]!.message, /pages\/search: uses the reserved slug "search"/);
+  for (const e of errors) assert.doesNotMatch(e.message, /\n/);
+});
+
+test('the menu names pages and categories; an unknown slug is a content error at its line', async () => {
+  const page = `---\ntitle: "About"\n---\n\nAbout us.\n`;
+  const { catalog } = await build({ 'site.yaml': `${SITE}menu: [about, tech]\n`, 'posts/hello/en.md': EN, 'pages/about/en.md': page });
+  assert.deepEqual(catalog.menu, [{ kind: 'page', slug: 'about' }, { kind: 'category', slug: 'tech' }]);
+  assert.deepEqual(catalog.pages.map((p) => p.slug), ['about']);
+  assert.deepEqual(catalog.posts.map((p) => p.slug), ['hello']);
+  await fails({ 'site.yaml': `${SITE}menu: [about, nowhere]\n`, 'posts/hello/en.md': EN, 'pages/about/en.md': page }, /site\.yaml$/, /site\.yaml:13: menu: "nowhere" is neither a page .* nor a category slug \(known: page about, category tech\)$/);
+  await fails({ 'posts/hello/en.md': EN, 'pages/about/en.md': `---\ntitle: "About"\ndate: 2026-01-01\n---\n\nx\n` }, /pages\/about\/en\.md$/, /en\.md:3: date: is not a known field \(allowed: title, summary, modified\)/);
+});

@@ -4,7 +4,7 @@ import { absolute, paths } from '../../core/urls.ts';
 import type { Core } from '../../core/index.ts';
 import type { Publisher } from './publisher.ts';
 
-/** sitemap.xml with hreflang alternates between the languages a post is available in. */
+/** sitemap.xml with hreflang alternates between the languages a post or page is available in. */
 export async function emitSitemap(core: Core, out: Publisher): Promise<void> {
   const scope = core.catalog;
   const urls: string[] = [];
@@ -14,12 +14,14 @@ export async function emitSitemap(core: Core, out: Publisher): Promise<void> {
       .join('')}</url>`;
   const homes: [string, string][] = core.index.languagesWithPosts.map((c) => [language(c).hreflang, absolute(scope, paths.home(scope, c))]);
   for (const code of core.index.languagesWithPosts) urls.push(entry(absolute(scope, paths.home(scope, code)), homes));
-  for (const post of scope.posts) {
+  // Posts, then the standalone pages (no date: a page's lastmod is its modified, when written).
+  const dated = [...scope.posts.map((p) => ({ post: p, date: p.date as string | undefined })), ...scope.pages.map((p) => ({ post: p, date: undefined }))];
+  for (const { post, date } of dated) {
     const langs = availableLanguages(post, core.index.policy);
     const alternates: [string, string][] = langs.map((c) => [language(c).hreflang, absolute(scope, paths.post(scope, post.slug, c))]);
     alternates.push(['x-default', absolute(scope, paths.post(scope, post.slug, 'en'))]);
     for (const code of LANGUAGE_CODES.filter((c) => langs.includes(c))) {
-      urls.push(entry(absolute(scope, paths.post(scope, post.slug, code)), alternates, post.entries[code]?.modified ?? post.modified ?? post.date));
+      urls.push(entry(absolute(scope, paths.post(scope, post.slug, code)), alternates, post.entries[code]?.modified ?? post.modified ?? date));
     }
   }
   await out.write(

@@ -29,6 +29,8 @@ function expand(route: Route, root: Root): Record<string, string>[] {
       ? LANGUAGE_CODES
       : route.path.startsWith('/api/posts/')
         ? index.catalog.posts.map((p) => p.slug)
+        : route.path.startsWith('/api/pages/')
+          ? index.catalog.pages.map((p) => p.slug)
         : route.path.startsWith('/api/categories/')
           ? [...index.terms.categories.keys()]
           : route.path.startsWith('/api/tags/')
@@ -101,6 +103,11 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
       if (taken?.files.has(paths.markdown(core.catalog, post.slug, lang))) continue;
       const single = await core.posts.get(post.slug, new URLSearchParams({ lang }));
       await out.write(paths.markdown(core.catalog, post.slug, lang), markdownDocument(single));
+    }
+  }
+  for (const page of core.catalog.pages) {
+    for (const lang of availableLanguages(page, core.index.policy)) {
+      await out.write(paths.markdown(core.catalog, page.slug, lang), markdownDocument(await core.pages.get(page.slug, new URLSearchParams({ lang }))));
     }
   }
 }

@@ -45,16 +45,28 @@ export interface TranslationSource extends SourceFile {
   draft: boolean;
 }
 
-export interface PostSource {
+/** The English source of a standalone page: a title, an optional summary and modified date, no terms. */
+export interface PageEnglishSource extends SourceFile {
+  title: string;
+  summary?: string;
+  modified?: string;
+}
+
+/** The source files of a post or page folder. */
+export interface FolderSource<E extends PageEnglishSource = EnglishSource> {
   slug: string;
   dir: string;
-  english: EnglishSource;
+  english: E;
   translations: TranslationSource[];
   /** Other files in the folder (images, video), by name. */
   assets: string[];
 }
 
+export type PostSource = FolderSource<EnglishSource>;
+export type PageSource = FolderSource<PageEnglishSource>;
+
 const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'draft'];
+const PAGE_FIELDS = ['title', 'summary', 'modified'];
 const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'draft'];
 
 function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
@@ -88,6 +100,21 @@ function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: s
     tags: c(() => f.stringList('tags'), []),
     featured_image: featured,
     draft: c(() => f.boolean('draft', false), false),
+  };
+  f.check();
+  return english;
+}
+
+function readPageEnglish(file: string, format: 'md' | 'html', raw: string): PageEnglishSource {
+  const { data, body } = parse(file, raw);
+  const f = new Fields(file, data, PAGE_FIELDS, raw);
+  const c = <T>(read: () => T, fallback: T) => f.collect(read, fallback);
+  if (body.trim() === '') c(() => f.fail('', 'has an empty body'), undefined);
+  const english: PageEnglishSource = {
+    file, lang: DEFAULT_LANGUAGE, format, raw, body,
+    title: c(() => f.string('title'), ''),
+    summary: c(() => f.optionalString('summary'), undefined),
+    modified: c(() => f.optionalTimestamp('modified'), undefined),
   };
   f.check();
   return english;
@@ -138,8 +165,13 @@ export function postSource(postsDir: string, slug: string, context: string, dige
   }
 }
 
-export async function loadPost(postsDir: string, slug: string): Promise<PostSource> {
-  const dir = join(postsDir, slug);
+export const loadPost = (postsDir: string, slug: string): Promise<PostSource> => loadFolder(postsDir, slug, readEnglish);
+
+export const loadPage = (pagesDir: string, slug: string): Promise<PageSource> => loadFolder(pagesDir, slug, (file, format, raw) => readPageEnglish(file, format, raw));
+
+/** A post or page folder: its English source read by `readSource`, its translations, its other files. */
+async function loadFolder<E extends PageEnglishSource>(parent: string, slug: string, readSource: (file: string, format: 'md' | 'html', raw: string, assets: string[]) => E): Promise<FolderSource<E>> {
+  const dir = join(parent, slug);
   if (!SLUG_PATTERN.test(slug)) throw new FileError(dir, '', 'is not a valid slug: use lower-case letters, digits and single hyphens');
   if (RESERVED_SLUGS.has(slug)) throw new FileError(dir, '', `uses the reserved slug "${slug}", which collides with a site path; rename the folder`);
   const names = folderFiles(dir);
@@ -157,7 +189,7 @@ export async function loadPost(postsDir: string, slug: string): Promise<PostSour
   if (!englishName) throw new FileError(dir, '', 'has no English source (en.md or en.html)');
   const read = async (name: string) => readFile(join(dir, name), 'utf8');
   const formatOf = (name: string) => CONTENT_EXT[extname(name)]!;
-  const english = readEnglish(join(dir, englishName), formatOf(englishName), await read(englishName), assets);
+  const english = readSource(join(dir, englishName), formatOf(englishName), await read(englishName), assets);
   const translations: TranslationSource[] = [];
   for (const [lang, name] of byLang) {
     if (lang !== DEFAULT_LANGUAGE) translations.push(readTranslation(join(dir, name), lang, formatOf(name), await read(name)));
@@ -166,7 +198,11 @@ export async function loadPost(postsDir: string, slug: string): Promise<PostSour
   return { slug, dir, english, translations, assets };
 }
 
-export async function listPostSlugs(postsDir: string): Promise<string[]> {
-  const entries = await readdir(postsDir, { withFileTypes: true });
+/** The folders of posts/ (or pages/); none when the folder is absent and `optional`. */
+export async function listPostSlugs(postsDir: string, optional = false): Promise<string[]> {
+  const entries = await readdir(postsDir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (optional && e.code === 'ENOENT') return [];
+    throw e;
+  });
   return entries.filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
 }

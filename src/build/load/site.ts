@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { FileError } from '../file-error.ts';
+import { FileError, lineOf } from '../file-error.ts';
+import { SLUG_PATTERN } from '../../core/params.ts';
 import { LANGUAGE_CODES } from '../../core/languages.ts';
 import type { SiteSettings } from '../../core/types.ts';
 import { Fields } from './front-matter.ts';
@@ -15,19 +16,25 @@ export const DEFAULT_ATTRIBUTION = 'Source: {name} ({url}). Please cite and link
 export interface LoadedSite {
   settings: SiteSettings;
   url?: string;
+  /** `menu:` as written: page and category slugs, in order (checked against the content by menuOf). */
+  menu: string[];
+  /** Where `menu:` is written, for its errors. */
+  menuAt: { file: string; line: number };
 }
 
 /** `site.yaml` of a content root: the site settings (secrets never live here). */
 export async function loadSite(root: string): Promise<LoadedSite> {
   const file = join(root, 'site.yaml');
   let data: unknown;
+  let raw = '';
   try {
-    data = yaml.load(await readFile(file, 'utf8'));
+    raw = await readFile(file, 'utf8');
+    data = yaml.load(raw);
   } catch (e) {
     throw new FileError(file, '', `could not be read as YAML: ${(e as Error).message}`);
   }
   if (!data || typeof data !== 'object') throw new FileError(file, '', 'must be a YAML mapping');
-  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product', 'robots_disallow']);
+  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product', 'robots_disallow', 'menu'], raw);
   f.check();
   /** A text's translations (`descriptions:`, `attributions:`): a string per language code. */
   const byLanguage = (field: string) => {
@@ -47,8 +54,12 @@ export async function loadSite(root: string): Promise<LoadedSite> {
   if (typeof price !== 'number' || !(price >= 0)) pf.fail('product.price_usd', 'must be a number >= 0');
   const url = f.optionalString('url');
   if (url !== undefined && !/^https?:\/\/[^/]+$/.test(url)) f.fail('url', 'must be an origin like https://example.com (no path, no trailing slash)');
+  const menu = f.stringList('menu');
+  if (menu.some((slug) => !SLUG_PATTERN.test(slug))) f.fail('menu', 'must be a list of page and category slugs, e.g. menu: [about, colophon, technology]');
   return {
     url,
+    menu,
+    menuAt: { file, line: lineOf(raw, 'menu') },
     settings: {
       name: f.string('name'),
       description: f.string('description'),
