@@ -109,7 +109,7 @@ test('every error of a build is reported together (every field of a file too), o
   assert.deepEqual(errors.map((e) => e.message.replace(/^.*\/posts\//, '')), [
     'four/en.md:3: date: must be a real date or timestamp in ISO 8601, e.g. date: 2026-01-31T08:00:00Z (got "2026-01-32")',
     'four/en.md:4: categories: must be a list of non-empty strings, e.g. [Technology, Craft]',
-    'four/en.md:5: colour: is not a known field (allowed: title, date, modified, author, summary, categories, tags, featured_image)',
+    'four/en.md:5: colour: is not a known field (allowed: title, date, modified, author, summary, categories, tags, featured_image, draft)',
     'one/en.md:3: date: must be a real date or timestamp in ISO 8601, e.g. date: 2026-01-31T08:00:00Z (got "2026-02-30")',
     'two/en.md:2: title: must be a non-empty string, e.g. title: "Some text"',
   ]);
