@@ -12,6 +12,7 @@ import { adoptTranslation, recordWritten, translatePost } from './translate-post
 import { translationFile } from './translation-file.ts';
 import { fillTermNames } from './term-names.ts';
 import type { RetryPolicy } from './send.ts';
+import { Pace } from './pace.ts';
 
 /** What `npm run translate` is asked (scripts/translate.ts), or what the build asks (settings' build). */
 export interface RunOptions {
@@ -90,7 +91,11 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   if (unrouted.length && options.langs) fail(`no provider for ${unrouted.join(', ')}: name one in ${root}/translation.yaml (providers.<lang> or providers.default) or with --provider`);
   if (unrouted.length) log(`no provider set for ${unrouted.join(', ')} in ${root}/translation.yaml: those languages are left as they are`);
 
-  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, onWait: (ms, why) => log(`  ${provider.id}: ${why}; trying again in ${(ms / 1000).toFixed(1)} s`) });
+  // One pace per provider, shared by every post and language it serves in this run.
+  const paces = new Map<Provider, Pace>();
+  const paceOf = (provider: Provider) => paces.get(provider) ?? paces.set(provider, new Pace(settings.rates[provider.id])).get(provider)!;
+  const started = performance.now();
+  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), onWait: (ms, why) => log(`  ${provider.id}: ${why}; waiting ${(ms / 1000).toFixed(1)} s`) });
   const budget = { chars: maxChars };
   const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, chars: 0, failed: 0, skipped: 0 };
   const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();
@@ -193,6 +198,10 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     }
   } else {
     log(`\n${totals.written} translations written; ${totals.sent} segments sent, ${totals.fromMemory} from memory (${totals.human} by a person), ${totals.failed} failed, ${totals.skipped} skipped`);
+    const minutes = (performance.now() - started) / 60_000;
+    for (const [provider, pace] of paces) {
+      if (pace.requests) log(`${provider.id}: ${pace.requests} requests, ${pace.characters} characters (${Math.round(pace.requests / minutes)} requests and ${Math.round(pace.characters / minutes)} characters a minute; ${(pace.waitedMs / 1000).toFixed(1)} s waited to keep to its rate)`);
+    }
   }
   return { written: totals.written, sent: totals.sent, failed: totals.failed, stopped };
 }

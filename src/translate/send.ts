@@ -1,4 +1,5 @@
 import { QuotaError, RetryableError, type Provider } from './provider.ts';
+import type { Pace, Rate } from './pace.ts';
 
 export interface RetryPolicy {
   attempts: number;
@@ -7,6 +8,9 @@ export interface RetryPolicy {
   sleep?: (ms: number) => Promise<void>;
   /** Told of each wait, for the command's progress line. */
   onWait?: (ms: number, reason: string) => void;
+  /** The provider's rate: each request waits until it fits in the rolling minute. */
+  pace?: Pace;
+  now?: () => number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500 };
@@ -18,7 +22,17 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500 };
  */
 export async function sendWithRetry(provider: Provider, segments: readonly string[], lang: string, policy: RetryPolicy = DEFAULT_RETRY, note?: string): Promise<string[]> {
   const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = policy.now ?? Date.now;
+  const chars = segments.reduce((n, s) => n + s.length, 0);
   for (let attempt = 1; ; attempt++) {
+    if (policy.pace) {
+      const paced = policy.pace.delay(chars, now());
+      if (paced > 0) {
+        policy.onWait?.(paced, `keeping to ${describeRate(policy.pace.rate)}`);
+        await sleep(paced);
+      }
+      policy.pace.record(chars, now(), paced);
+    }
     try {
       return await provider.translate(segments, lang, note);
     } catch (e) {
@@ -30,3 +44,6 @@ export async function sendWithRetry(provider: Provider, segments: readonly strin
     }
   }
 }
+
+const describeRate = (rate: Rate) =>
+  [rate.requestsPerMinute !== undefined && `${rate.requestsPerMinute} requests`, rate.charactersPerMinute !== undefined && `${rate.charactersPerMinute} characters`].filter(Boolean).join(' and ') + ' a minute';

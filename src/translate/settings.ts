@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { TRANSLATED_CODES } from '../core/languages.ts';
+import type { Rate } from './pace.ts';
 
 /**
  * `content/translation.yaml`: which engine translates each language (`default` for the rest) and
@@ -17,6 +18,8 @@ export interface TranslationSettings {
   models: Record<string, string>;
   /** `npm run build` first translates what is missing or stale, sending at most maxChars characters. */
   build: { translate: boolean; maxChars: number };
+  /** What each provider may be sent a minute (its plan's limits). */
+  rates: Record<string, Rate>;
 }
 
 /** Providers that translate with a model of the author's choosing. */
@@ -32,7 +35,7 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
   try {
     data = (yaml.load(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {}, models: {}, build: BUILD_OFF };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {}, models: {}, build: BUILD_OFF, rates: {} };
     throw new Error(`${file}: ${(e as Error).message}`);
   }
   const problems: string[] = [];
@@ -68,9 +71,17 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
     else if (maxChars !== undefined && !(Number.isInteger(maxChars) && (maxChars as number) > 0)) problems.push('build.max_chars: must be a whole number of characters above 0');
     else build.maxChars = (maxChars as number | undefined) ?? 0;
   }
-  for (const key of Object.keys(data)) if (!['providers', 'prices', 'models', 'build'].includes(key)) problems.push(`${key}: not a known setting (providers, prices, models, build)`);
+  const rates: Record<string, Rate> = {};
+  for (const [name, rate] of Object.entries((data.rates ?? {}) as Record<string, unknown>)) {
+    const { requests_per_minute: rpm, characters_per_minute: cpm, ...rest } = (rate ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(rest)) problems.push(`rates.${name}.${key}: not a known setting (requests_per_minute, characters_per_minute)`);
+    const positive = (v: unknown) => v === undefined || (Number.isInteger(v) && (v as number) > 0);
+    if (!positive(rpm) || !positive(cpm)) problems.push(`rates.${name}: requests_per_minute and characters_per_minute are whole numbers above 0`);
+    else rates[name] = { ...(rpm !== undefined ? { requestsPerMinute: rpm as number } : {}), ...(cpm !== undefined ? { charactersPerMinute: cpm as number } : {}) };
+  }
+  for (const key of Object.keys(data)) if (!['providers', 'prices', 'models', 'build', 'rates'].includes(key)) problems.push(`${key}: not a known setting (providers, prices, models, build, rates)`);
   if (problems.length) throw new Error(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { providers, defaultProvider, prices, models, build };
+  return { providers, defaultProvider, prices, models, build, rates };
 }
 
 /** The provider name for a language: --provider, else the language's, else the default. */

@@ -27,8 +27,12 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
   after(() => rm(root, { recursive: true, force: true }));
 
   test('every demo essay into es, fr and pt-br: the English structure exactly, the words in another language, stamped and available', async () => {
+    // A rate well above what Apertium needs here: kept, counted and reported, never waited on.
+    const settings = join(root, 'translation.yaml');
+    await writeFile(settings, `${await readFile(settings, 'utf8')}rates:\n  apertium: {requests_per_minute: 100000, characters_per_minute: 100000000}\n`);
     const run = await translate(root, '--lang', LANGS.join(','));
     assert.equal(run.code, 0, run.out);
+    assert.match(run.out, /^apertium: \d+ requests, \d+ characters \(\d+ requests and \d+ characters a minute; 0\.0 s waited to keep to its rate\)$/m);
     await assertMachineTranslations(root, LANGS, /^apertium:\d/);
   });
 
@@ -106,6 +110,13 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
       assert.match(r.out, message);
       assert.equal(r.out.trim().split('\n').length, 1, r.out);
     }
+    const settings = join(root, 'translation.yaml');
+    const good = await readFile(settings, 'utf8');
+    await writeFile(settings, `${good.replace(/^rates:\n(  .*\n)*/m, '')}rates:\n  apertium: {requests_per_minute: -1}\n`);
+    const bad = await translate(root, '--lang', 'es');
+    await writeFile(settings, good);
+    assert.equal(bad.code, 2, bad.out);
+    assert.match(bad.out, /rates\.apertium: requests_per_minute and characters_per_minute are whole numbers above 0/);
   });
 });
 
