@@ -121,14 +121,17 @@ describe('the site in Chromium', { skip: chromiumSkip }, () => {
 
   test('site search works with the keyboard alone, in English and in Arabic', async () => {
     const page = await open('/');
-    await page.locator('header.site nav a').focus();
+    await page.locator('header.site nav a[href="/search"]').focus();
     await Promise.all([page.waitForURL('**/search'), page.keyboard.press('Enter')]);
     let reached = false;
-    for (let i = 0; i < 10 && !reached; i++) {
+    const focused: string[] = [];
+    for (let i = 0; i < 30 && !reached; i++) {
       await page.keyboard.press('Tab');
+      focused.push(await page.evaluate(() => document.activeElement?.getAttribute('href') ?? ''));
       reached = (await page.evaluate(() => document.activeElement?.id)) === 'q';
     }
     assert.ok(reached, 'the search box is reachable with Tab');
+    assert.ok(focused.includes('/about') && focused.includes('/category/technology'), `the site menu is reached with Tab on the way: ${focused.join(' ')}`);
     await page.keyboard.type('tide');
     await Promise.all([page.waitForURL('**/search?q=tide'), page.keyboard.press('Enter')]);
     await page.waitForSelector('#search-results li');
