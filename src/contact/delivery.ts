@@ -96,9 +96,14 @@ export function startOutbox(
       again = true;
       return running;
     }
-    running = pass().finally(() => {
-      running = undefined;
-    });
+    // A pass runs in the background: a store that went away (its failure to record a failure too)
+    // ends it with a line in the log, never the process; the messages' leases lapse and the next
+    // pass takes them again.
+    running = pass()
+      .catch((e: unknown) => log(`contact: delivery pass stopped (${(e as Error).message}); the next pass tries again`))
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   }
 

@@ -149,7 +149,11 @@ test('fuzz: every answer is a documented status, type and body; no 5xx', { timeo
     fc.string({ maxLength: 40, unit: 'binary' }),
   );
   const raw = (v: string) => /^%|%[0-9A-Fa-z]/.test(v);
-  const enc = (v: unknown) => (typeof v === 'string' && raw(v) ? v : encodeURIComponent(String(v)));
+  // Sent raw, its percent signs stay as they are; what no HTTP client may put in a request target
+  // (spaces, controls, anything above U+007E) still goes as UTF-8 escapes, or the client refuses it.
+  const utf8 = new TextEncoder();
+  const asTarget = (v: string) => v.replace(/[^\x21-\x7e]/gu, (c) => [...utf8.encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  const enc = (v: unknown) => (typeof v === 'string' && raw(v) ? asTarget(v) : encodeURIComponent(String(v)));
 
   /** Positive values of a parameter: its schema's, and live ones for path identifiers. */
   function positive(p: Schema): fc.Arbitrary<unknown> {

@@ -227,6 +227,27 @@ describe('inbox', () => {
 });
 
 describe('delivery outbox', () => {
+  test('a store that goes away mid-pass ends the pass with a line in the log, never an unhandled rejection', async () => {
+    const inbox = sqliteInbox(':memory:');
+    const now = new Date('2026-01-01T00:00:00Z');
+    await inbox.reserve(newMessage('k1'));
+    await settle(inbox, 'k1', now);
+    const lines: string[] = [];
+    // Both the delivery and the record of its failure meet a store that is gone.
+    const away = Object.assign(Object.create(inbox) as typeof inbox, {
+      markDeliveryFailed: async () => {
+        throw new Error('store unavailable');
+      },
+    });
+    const outbox = startOutbox(away, async () => {
+      throw new Error('smtp down');
+    }, { now: () => now, log: (m) => lines.push(m) });
+    await outbox.kick();
+    assert.ok(lines.some((l) => /delivery pass stopped \(store unavailable\); the next pass tries again/.test(l)), lines.join('\n'));
+    outbox.stop();
+    await inbox.close();
+  });
+
   test('a failed delivery is retried after backoff; a delivered message is never sent again', async () => {
     const inbox = sqliteInbox(':memory:');
     let now = new Date('2026-01-01T00:00:00Z');
