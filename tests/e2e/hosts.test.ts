@@ -84,12 +84,15 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     await sameAsNode(fn.default, 'https://folio.netlify.app');
   });
 
-  test('without EVENT_SIGNING_SECRET every answer is a 503 that says so in the log', async () => {
+  test('without EVENT_SIGNING_SECRET every answer is a 503 that says so in the log', async (t) => {
+    // The function's log is console.error: taken here, where it is expected, and checked.
+    const logged = t.mock.method(console, 'error', () => {});
     const fn = await load<{ default: Handler }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined });
     const res = await fn.default(new Request('https://folio.netlify.app/api/posts'));
     assert.equal(res.status, 503);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     assert.equal(typeof ((await res.json()) as { error: string }).error, 'string');
+    assert.match(logged.mock.calls.map((c) => String(c.arguments[0])).join('\n'), /the build could not be loaded: EVENT_SIGNING_SECRET is not set/);
   });
 });
 

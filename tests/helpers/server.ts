@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before } from 'node:test';
+import { passOn } from './child-output.ts';
 import { checkContract } from './contract.ts';
 
 /** The built site served by the real server, on a random loopback port. */
@@ -35,6 +36,8 @@ export async function startServer(env: Record<string, string> = {}, target: 'nod
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
+  passOn(child.stdout!, `${entry} ${child.pid}`);
+  passOn(child.stderr!, `${entry} ${child.pid}`);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20_000);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { passOn } from './child-output.ts';
 
 /**
  * A service the tests run (Redis, PostgreSQL): started until it prints `ready`, stopped with
@@ -11,6 +12,8 @@ export function serviceProcess(command: string, args: string[], options: SpawnOp
       new Promise<void>((resolve, reject) => {
         child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
+        passOn(child.stdout!, `${command} ${child.pid}`);
+        passOn(child.stderr!, `${command} ${child.pid}`);
         const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${out}`)), 20_000);
         const look = (c: Buffer) => {
           out += c.toString();
