@@ -4,34 +4,48 @@
 import { parseArgs } from 'node:util';
 import { RunError, runTranslation } from '../src/translate/run.ts';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    lang: { type: 'string' },
-    missing: { type: 'boolean', default: false },
-    stale: { type: 'boolean', default: false },
-    provider: { type: 'string' },
-    'dry-run': { type: 'boolean', default: false },
-    'max-chars': { type: 'string' },
-    replace: { type: 'boolean', default: false },
-    root: { type: 'string', default: 'content' },
-  },
-});
-
 function fail(message: string): never {
   console.error(`translate: ${message}`);
   process.exit(2);
 }
 
-const maxChars = values['max-chars'] === undefined ? Infinity : Number(values['max-chars']);
+// Every option is taken as many times as it is given: --lang adds languages each time, and another
+// option given twice is refused rather than one of its values kept in silence.
+const { values, positionals } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        lang: { type: 'string', multiple: true },
+        missing: { type: 'boolean', default: false },
+        stale: { type: 'boolean', default: false },
+        provider: { type: 'string', multiple: true },
+        'dry-run': { type: 'boolean', default: false },
+        'max-chars': { type: 'string', multiple: true },
+        replace: { type: 'boolean', default: false },
+        root: { type: 'string', multiple: true },
+      },
+    });
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+})();
+const once = (name: 'provider' | 'max-chars' | 'root'): string | undefined => {
+  const given = values[name] ?? [];
+  if (given.length > 1) fail(`--${name} is given ${given.length} times (${given.join(', ')}): give it once`);
+  return given[0];
+};
+
+const maxCharsGiven = once('max-chars');
+const maxChars = maxCharsGiven === undefined ? Infinity : Number(maxCharsGiven);
 if (!(maxChars >= 0)) fail('--max-chars takes a number of characters');
 const summary = await runTranslation({
-  root: values.root!,
+  root: once('root') ?? 'content',
   slugs: positionals,
-  langs: values.lang?.split(',').map((l) => l.trim().toLowerCase()),
+  langs: values.lang && [...new Set(values.lang.flatMap((l) => l.split(',')).map((l) => l.trim().toLowerCase()))],
   missing: values.missing!,
   stale: values.stale!,
-  provider: values.provider,
+  provider: once('provider'),
   dryRun: values['dry-run']!,
   maxChars,
   replace: values.replace!,

@@ -37,7 +37,8 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
   });
 
   test('nothing changed: nothing is sent; one English sentence edited: one segment per language; a person\'s correction is kept', async () => {
-    const again = await translate(root, '--lang', LANGS.join(','));
+    // --lang given once per language is the same as one list.
+    const again = await translate(root, ...LANGS.flatMap((l) => ['--lang', l]));
     assert.equal(again.code, 0, again.out);
     assert.equal(sentOf(again.out), 0, again.out);
 
@@ -104,6 +105,8 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
       [['--lang', 'xx'], /"xx" is not one of the 13 translated languages/],
       [['--provider', 'nope', '--lang', 'es'], /unknown translation provider "nope"/],
       [['no-such-post'], /no post "no-such-post"/],
+      [['--provider', 'apertium', '--provider', 'deepl'], /--provider is given 2 times \(apertium, deepl\): give it once/],
+      [['--bogus'], /Unknown option '--bogus'/],
     ] as [string[], RegExp][]) {
       const r = await translate(root, ...args);
       assert.equal(r.code, 2, r.out);
