@@ -274,11 +274,12 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     taken.add(slug);
     return takePost(entry, source.assets);
   };
-  const bundlePage = async (slug: string): Promise<PageRecord> => {
+  const bundlePage = async (slug: string) => {
     if (slugs.includes(slug)) throw new FileError(join(pagesDir, slug), '', `collides with the post ${join(postsDir, slug)} (both would live at /${slug}); rename one folder`);
     const source = await loadPage(pagesDir, slug);
     const folder = await bundleFolder(source, undefined, () => undefined);
-    return { slug, ...(source.english.modified ? { modified: source.english.modified } : {}), entries: folder.entries };
+    const record: PageRecord = { slug, ...(source.english.modified ? { modified: source.english.modified } : {}), entries: folder.entries };
+    return { record, links: folder.links, assets: source.assets };
   };
   // Pages beside the posts, never among them: a page may not take a post's slug (both would live at /{slug}).
   const pagesDir = join(opts.contentDir, 'pages');
@@ -308,7 +309,16 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     postDigests.set(slugs[i]!, result.b.digest);
     links[slugs[i]!] = result.b.links;
   });
-  pagesDone.forEach((result) => ('b' in result ? pages.push(result.b) : collect(result.e)));
+  // A page's links are checked like a post's (a page is always bundled anew: they are not kept for reuse).
+  const pageLinks: PostLinks = {};
+  const pageFolders = new Map<string, string>();
+  pagesDone.forEach((result, i) => {
+    if (!('b' in result)) return collect(result.e);
+    pages.push(result.b.record);
+    pageLinks[pageSlugs[i]!] = result.b.links;
+    pageFolders.set(pageSlugs[i]!, join(pagesDir, pageSlugs[i]!));
+    assets.set(pageSlugs[i]!, result.b.assets);
+  });
   const categories = new Set(posts.flatMap((p) => p.categories.map((t) => t.slug)));
   const menu = menuOf(site, new Set(pages.map((p) => p.slug)), categories, errors);
   await Promise.all(encoding);
@@ -318,7 +328,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const checking = performance.now();
   const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts, pages, menu });
   const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
-  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links, pending: failed })));
+  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: { ...links, ...pageLinks }, pending: failed, folders: pageFolders })));
   const checkMs = performance.now() - checking;
   const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
   if (errors.length > 0) throw new ContentErrors(errors);

@@ -116,3 +116,16 @@ test('link errors come with the other content errors; a link into a post that fa
     'posts/beta/en.md:10: link: /no-such-post is no page or file of this site',
   ]);
 });
+
+test('links in standalone pages are checked like a post\'s, and links to a page pass', async () => {
+  const page = (title: string, body: string) => `---\ntitle: "${title}"\n---\n\n${body}`;
+  const errors = await bundle({
+    ...ALPHA,
+    'posts/beta/en.md': post('Beta', '2026-01-01T00:00:00Z', '## Beta heading\n\nSee [about](/about) and [the colophon](/colophon).\n'),
+    'pages/about/en.md': page('About', 'Read [alpha](/alpha), then [nothing](/no-such-page).\n\n![a photo](photo.png)\n'),
+    'pages/about/photo.png': PNG,
+  });
+  assert.equal(errors.length, 2, errors.join('\n'));
+  assert.ok(errors.some((e) => /^posts\/beta\/en\.md:10: link: \/colophon is no page or file of this site/.test(e)), errors.join('\n'));
+  assert.ok(errors.includes('pages/about/en.md:5: link: /no-such-page is no page or file of this site'), errors.join('\n'));
+});

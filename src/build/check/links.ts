@@ -34,6 +34,8 @@ export interface LinkCheck {
   links: PostLinks;
   /** Posts that did not load (their errors are reported): a missing path that may be theirs is not judged. */
   pending?: ReadonlySet<string>;
+  /** The folder of a slug that is not a post's (a standalone page's, content/pages/<slug>). */
+  folders?: ReadonlyMap<string, string>;
 }
 
 /** Edit distance, for the nearest name to suggest. */
@@ -73,7 +75,7 @@ const decode = (text: string) => {
  * id of the post it points at. External URLs are never fetched; the site's own absolute URLs are
  * checked as paths; a path of another root (the sandbox) is that root's to check.
  */
-export async function checkLinks({ postsDir, scope, site, assets, links, pending = new Set() }: LinkCheck): Promise<FileError[]> {
+export async function checkLinks({ postsDir, scope, site, assets, links, pending = new Set(), folders = new Map() }: LinkCheck): Promise<FileError[]> {
   const errors: FileError[] = [];
   const origin = new URL(scope.site_url).origin;
   const idsOf = (slug: string, lang: string) => links[slug]?.find((f) => f.lang === lang)?.ids;
@@ -81,7 +83,7 @@ export async function checkLinks({ postsDir, scope, site, assets, links, pending
     const own = assets.get(slug) ?? [];
     const page = `${origin}${paths.post(scope, slug, '')}`;
     for (const file of files) {
-      const fail = (ref: Reference, what: string) => errors.push(new FileError(join(postsDir, slug, file.name), ref.what, `${ref.url} ${what}`, ref.line));
+      const fail = (ref: Reference, what: string) => errors.push(new FileError(join(folders.get(slug) ?? join(postsDir, slug), file.name), ref.what, `${ref.url} ${what}`, ref.line));
       const pagePath = paths.post(scope, slug, file.lang);
       for (const ref of file.refs) {
         const written = ref.url.trim();
