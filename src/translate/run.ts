@@ -95,7 +95,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   const paces = new Map<Provider, Pace>();
   const paceOf = (provider: Provider) => paces.get(provider) ?? paces.set(provider, new Pace(settings.rates[provider.id])).get(provider)!;
   const started = performance.now();
-  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), onWait: (ms, why) => log(`  ${provider.id}: ${why}; waiting ${(ms / 1000).toFixed(1)} s`) });
+  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), onWait: (ms, why, kind) => log(`  ${provider.id}: ${why}; ${kind === 'retry' ? 'trying again in' : 'waiting'} ${(ms / 1000).toFixed(1)} s`) });
   const budget = { chars: maxChars };
   const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, chars: 0, failed: 0, skipped: 0 };
   const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();

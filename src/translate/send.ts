@@ -6,8 +6,8 @@ export interface RetryPolicy {
   /** The first wait when the provider names none; doubled each time, with up to as much again of jitter. */
   baseMs: number;
   sleep?: (ms: number) => Promise<void>;
-  /** Told of each wait, for the command's progress line. */
-  onWait?: (ms: number, reason: string) => void;
+  /** Told of each wait, for the command's progress line: before a request (its pace) or before trying again. */
+  onWait?: (ms: number, reason: string, kind: 'pace' | 'retry') => void;
   /** The provider's rate: each request waits until it fits in the rolling minute. */
   pace?: Pace;
   now?: () => number;
@@ -28,7 +28,7 @@ export async function sendWithRetry(provider: Provider, segments: readonly strin
     if (policy.pace) {
       const paced = policy.pace.delay(chars, now());
       if (paced > 0) {
-        policy.onWait?.(paced, `keeping to ${describeRate(policy.pace.rate)}`);
+        policy.onWait?.(paced, `keeping to ${describeRate(policy.pace.rate)}`, 'pace');
         await sleep(paced);
       }
       policy.pace.record(chars, now(), paced);
@@ -39,7 +39,7 @@ export async function sendWithRetry(provider: Provider, segments: readonly strin
       if (e instanceof QuotaError || !(e instanceof RetryableError) || attempt >= policy.attempts) throw e;
       const backoff = policy.baseMs * 2 ** (attempt - 1);
       const wait = e.retryAfterMs ?? backoff + Math.random() * backoff;
-      policy.onWait?.(wait, e.message);
+      policy.onWait?.(wait, e.message, 'retry');
       await sleep(wait);
     }
   }
