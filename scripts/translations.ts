@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentTexts } from '../src/translate/translate-post.ts';
-import { loadGlossary } from '../src/translate/glossary.ts';
+import { glossaryChanged, loadGlossary } from '../src/translate/glossary.ts';
 import { loadAll, loadPages, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/build/load/posts.ts';
 
@@ -16,7 +16,7 @@ import type { FolderSource, PageEnglishSource, PostSource } from '../src/build/l
 type Translatable = FolderSource<PageEnglishSource>;
 
 const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR] [--verbose]';
-const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped' } as const;
+const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped', glossary: 'glossary' } as const;
 
 class UsageError extends Error {}
 
@@ -27,7 +27,8 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
   const row = (name: string, cells: string[]) => console.log(`${name.padEnd(width)}  ${cells.map((c) => c.padEnd(10)).join('')}`);
   row('', [...TRANSLATED_CODES]);
   const available: Record<string, number> = {};
-  const protect = (await loadGlossary(root))?.protect;
+  const glossary = await loadGlossary(root);
+  const protect = glossary?.protect;
   for (const p of all) {
     const states = status(p).states;
     // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
@@ -35,6 +36,8 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
     const sources = p.english.format === 'md' ? segmentTexts({ title: p.english.title, summary: p.english.summary, body: p.english.body }, { protect }) : [];
     const mark = (c: string) => {
       const state = states[c]!;
+      // Written with another glossary: `translate` makes it again, so it is not counted available here either.
+      if (state === 'available' && glossaryChanged(memory.writtenGlossary(c), glossary)) return MARK.glossary;
       if (state === 'available') available[c] = (available[c] ?? 0) + 1;
       const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
       return changed === undefined ? MARK[state] : `stale ${changed}`;
@@ -48,7 +51,7 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
   row(label, TRANSLATED_CODES.map((c) => String(gaps[c] || MARK.available)));
   const total = Object.values(available).reduce((a, b) => a + b, 0);
   console.log(`\n${total} of ${all.length * TRANSLATED_CODES.length} translations available.`);
-  console.log('✓ available   · missing   stale N: the English changed since (N segments to send again, where Folio wrote it)   unstamped: not published until stamped');
+  console.log('✓ available   · missing   stale N: the English changed since (N segments to send again, where Folio wrote it)   unstamped: not published until stamped   glossary: written with another glossary (translate makes it again)');
 }
 
 const postNamed = (posts: Translatable[], root: string, slug: string | undefined) => {

@@ -152,6 +152,16 @@ describe('a glossary with Apertium: kept terms come back verbatim, fixed transla
     const heading = /^### .*$/m.exec(es)![0];
     await writeFile(esFile, (await readFile(esFile, 'utf8')).replace(heading, '### Lo que un lector corrigió'));
     await writeFile(join(root, 'glossary.yaml'), 'do_not_translate: [link rot]\n');
+    const table = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, ['scripts/translations.ts', 'status', '--root', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.on('close', () => resolve(out));
+    });
+    // The columns are 10 wide from the first language's (es) in the header.
+    const [header, ...rows] = table.split('\n');
+    const column = header!.indexOf('es');
+    assert.equal(rows.find((l) => l.startsWith('the-slow-web'))!.slice(column, column + 10).trim(), 'glossary', `status says the glossary changed under it:\n${table}`);
     const edited = await translate(root, 'the-slow-web', '--lang', 'es');
     assert.equal(edited.code, 0, edited.out);
     assert.ok(sentOf(edited.out) > 0, `an edited glossary translates again: ${edited.out}`);
