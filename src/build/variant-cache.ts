@@ -1,4 +1,5 @@
-import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { writeWhole } from '../fs/write-whole.ts';
 import { join } from 'node:path';
 import { placeFile } from './place-file.ts';
 
@@ -38,9 +39,7 @@ export function variantCache(dir: string) {
         if (e.code === 'EEXIST') return;
         if (e.code !== 'EXDEV') throw e;
         // A cache on another file system: a copy, renamed into place.
-        const temp = `${file}.${process.pid}.tmp`;
-        await writeFile(temp, bytes);
-        await rename(temp, file);
+        await writeWhole(file, bytes);
       });
     },
     /** Marks a digest as used by this build (a file taken from the live build keeps its codings cached). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeWhole } from '../fs/write-whole.ts';
 
 /**
  * A post's segment translation memory, kept beside it (`content/posts/<slug>/.translation-memory.json`,
@@ -122,8 +123,6 @@ export class TranslationMemory {
 
   /** Saved by a rename, so a run killed mid-write leaves the last whole memory. */
   async save(): Promise<void> {
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(this.data, null, 1)}\n`);
-    await rename(tmp, this.file);
+    await writeWhole(this.file, `${JSON.stringify(this.data, null, 1)}\n`);
   }
 }

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeWhole } from '../fs/write-whole.ts';
 import { join } from 'node:path';
 import { TRANSLATED_CODES } from '../core/languages.ts';
 import { loadAll, status } from '../build/translation-status.ts';
@@ -174,9 +174,11 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
         continue;
       }
       const file = existing?.file ?? join(post.dir, `${lang}.md`);
-      await writeFile(file, translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified }));
+      // The memory first: a run killed between the two finds its file missing and writes it from the
+      // memory; the other order would leave a file the next run takes for a person's translation.
       recordWritten(memory, lang, english, outcome.result, glossary);
       await memory.save();
+      await writeWhole(file, translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified }));
       totals.written++;
       log(`${line}; wrote ${file}`);
     }

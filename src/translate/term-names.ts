@@ -1,4 +1,5 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeWhole } from '../fs/write-whole.ts';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { KINDS, loadTermNames, TAXONOMIES_FILE, usedTerms } from '../build/load/taxonomies.ts';
@@ -112,7 +113,5 @@ async function writeTermNames(root: string, found: readonly FoundName[]): Promis
     (section[key] ??= {})[lang] = name;
   }
   const header = raw.match(/^(#.*\n)*/)?.[0] ?? '';
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${header}${yaml.dump(data, { lineWidth: -1 })}`);
-  await rename(tmp, file);
+  await writeWhole(file, `${header}${yaml.dump(data, { lineWidth: -1 })}`);
 }

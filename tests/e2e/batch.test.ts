@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { get, startServer, useServer } from '../helpers/server.ts';
+import { get, startServer, useServer, ONE_WINDOW } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 
 const site = useServer();
@@ -96,7 +96,7 @@ describe('POST /api/batch', () => {
 
 describe('batch and the rate limit', () => {
   test('every sub-request counts; items past the limit are 429', async () => {
-    const limited = await startServer({ RATE_LIMIT: '8', RATE_LIMIT_WINDOW: '60' });
+    const limited = await startServer({ RATE_LIMIT: '8', ...ONE_WINDOW });
     try {
       const post = (n: number) =>
         get(limited.url, '/api/batch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requests: Array.from({ length: n }, () => ({ path: '/api/site' })) }) });

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PUBLISH, ROOTS } from '../../src/build/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 
 // The Workers project `npm run build -- --target cloudflare` writes (npm test builds it), checked
 // as files, then run on workerd by `npm run preview:cloudflare`.
@@ -80,7 +80,7 @@ describe('the Cloudflare Workers project', { skip }, () => {
     });
 
     test('the rate limit is one count per client in its Durable Object', async () => {
-      const limited = await startServer({ RATE_LIMIT: '4' }, 'cloudflare');
+      const limited = await startServer({ RATE_LIMIT: '4', ...ONE_WINDOW }, 'cloudflare');
       try {
         const statuses: number[] = [];
         const remaining: (string | null)[] = [];

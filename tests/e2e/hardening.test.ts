@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { call, openStream } from '../helpers/connection.ts';
-import { get, startServer, TARGET, useServer } from '../helpers/server.ts';
+import { get, startServer, TARGET, useServer, ONE_WINDOW } from '../helpers/server.ts';
 
 const site = useServer({ MCP_SSE_SESSIONS_PER_CLIENT: '2', MCP_SSE_IDLE_SECONDS: '2', TRUST_PROXY: '1' });
 const NODE_ONLY = TARGET === 'cloudflare' ? "the Workers preview's proxy answers malformed requests and CONNECT itself, before the worker" : false;
@@ -133,7 +133,7 @@ describe('malformed requests are 400 JSON', () => {
 
 describe('limits', () => {
   test('each message of an MCP batch is charged like a batch sub-request', async () => {
-    const limited = await startServer({ RATE_LIMIT: '10' });
+    const limited = await startServer({ RATE_LIMIT: '10', ...ONE_WINDOW });
     try {
       const post = (body: unknown) => get(limited.url, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const first = await post(Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })));

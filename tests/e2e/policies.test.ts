@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { get, startServer, TARGET, useServer } from '../helpers/server.ts';
+import { get, startServer, TARGET, useServer, ONE_WINDOW } from '../helpers/server.ts';
 
 const site = useServer();
 
@@ -201,7 +201,7 @@ describe('not found, methods, bodies, paths', () => {
 
 describe('rate limit enforcement', () => {
   test('over the limit: 429 with Retry-After, and the service stays healthy', async () => {
-    const limited = await startServer({ RATE_LIMIT: '5', RATE_LIMIT_WINDOW: '60' });
+    const limited = await startServer({ RATE_LIMIT: '5', ...ONE_WINDOW });
     try {
       const statuses: number[] = [];
       let last;
@@ -220,7 +220,7 @@ describe('rate limit enforcement', () => {
 
   test('TRUST_PROXY counts clients by X-Forwarded-For; without it the header is ignored', async () => {
     for (const trust of [true, false]) {
-      const limited = await startServer({ RATE_LIMIT: '2', ...(trust ? { TRUST_PROXY: '1' } : {}) });
+      const limited = await startServer({ RATE_LIMIT: '2', ...ONE_WINDOW, ...(trust ? { TRUST_PROXY: '1' } : {}) });
       try {
         // What one appending proxy sends: the peer it saw, after whatever the client wrote.
         const from = (ip: string) => get(limited.url, '/api/site', { headers: { 'x-forwarded-for': `198.51.100.7, ${ip}` } });
@@ -236,7 +236,7 @@ describe('rate limit enforcement', () => {
 
   test('TRUST_PROXY reads from the right: entries a client writes itself do not give it new windows', async () => {
     for (const [setting, chain] of [['1', (forged: string) => `${forged}, 203.0.113.1`], ['2', (forged: string) => `${forged}, 203.0.113.1, 10.0.0.5`], ['127.0.0.1,10.0.0.5', (forged: string) => `${forged}, 203.0.113.1, 10.0.0.5`]] as const) {
-      const limited = await startServer({ RATE_LIMIT: '2', TRUST_PROXY: setting });
+      const limited = await startServer({ RATE_LIMIT: '2', ...ONE_WINDOW, TRUST_PROXY: setting });
       try {
         const statuses = [];
         for (let i = 0; i < 4; i++) statuses.push((await get(limited.url, '/api/site', { headers: { 'x-forwarded-for': chain(`192.0.2.${i}`) } })).status);

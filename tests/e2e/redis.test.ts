@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 import { call, openStream, type Answer } from '../helpers/connection.ts';
 import { redisBinary, startRedis } from '../helpers/redis.ts';
 import { verifyPayload } from '../../functions/signing.ts';
@@ -23,7 +23,7 @@ let b: RunningServer;
 describe('two processes on one Redis', { skip: binary ? false : 'redis-server (or valkey-server) is not installed: apt-get install -y redis-server' }, () => {
   before(async () => {
     redis = await startRedis(binary!);
-    const env = { REDIS_URL: redis.url, EVENT_SIGNING_SECRET: SECRET, RATE_LIMIT: '5', TRUST_PROXY: '1' };
+    const env = { REDIS_URL: redis.url, EVENT_SIGNING_SECRET: SECRET, RATE_LIMIT: '5', ...ONE_WINDOW, TRUST_PROXY: '1' };
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   after(async () => {

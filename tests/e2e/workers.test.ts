@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 import { call, openStream, type Answer } from '../helpers/connection.ts';
 
 /**
@@ -16,7 +16,7 @@ let server: RunningServer;
 
 before(async () => {
   // TRUST_PROXY lets each probe below be its own client, so the limit is counted per key.
-  server = await startServer({ WORKERS: '2', RATE_LIMIT: '5', TRUST_PROXY: '1', EVENT_SIGNING_SECRET: '' });
+  server = await startServer({ WORKERS: '2', RATE_LIMIT: '5', ...ONE_WINDOW, TRUST_PROXY: '1', EVENT_SIGNING_SECRET: '' });
 });
 after(() => server?.stop());
 

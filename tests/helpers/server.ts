@@ -28,6 +28,12 @@ export const TARGET = process.env.FOLIO_TEST_TARGET === 'cloudflare' ? 'cloudfla
  */
 export const DISCONNECT_UNSEEN = "wrangler's local proxy does not forward a client's disconnect to the worker (seen at the next ping instead)";
 
+/**
+ * For tests that count requests against RATE_LIMIT: windows are fixed and aligned to the clock,
+ * so a test's requests must not straddle a boundary (with 60 s windows a slow CI machine did).
+ */
+export const ONE_WINDOW = { RATE_LIMIT_WINDOW: '86400' };
+
 export async function startServer(env: Record<string, string> = {}, target: 'node' | 'cloudflare' = TARGET): Promise<RunningServer> {
   const entry = target === 'cloudflare' ? 'scripts/preview-cloudflare.ts' : 'src/server/main.ts';
   const child: ChildProcess = spawn(process.execPath, [entry], {

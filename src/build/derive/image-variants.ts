@@ -1,4 +1,5 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeWhole } from '../../fs/write-whole.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -49,9 +50,8 @@ export class VariantMaker {
     } else {
       const bytes = await sharp(file).resize({ width, withoutEnlargement: true }).toFormat(format.ext, ENCODING[format.ext]).toBuffer();
       await mkdir(this.cacheDir, { recursive: true });
-      // Written aside, then renamed: a build stopped midway never leaves a truncated variant cached.
-      await writeFile(`${cached}.${process.pid}.tmp`, bytes);
-      await rename(`${cached}.${process.pid}.tmp`, cached);
+      // A build stopped midway never leaves a truncated variant cached.
+      await writeWhole(cached, bytes);
       this.encoded++;
     }
     await mkdir(this.outDir, { recursive: true });
