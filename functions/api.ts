@@ -3,7 +3,7 @@ import { FORMATS } from '../src/core/formats.ts';
 import { negotiate } from '../src/core/negotiate.ts';
 import type { RequestContext } from './context.ts';
 import { answer, json } from './http.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 
 /** REST read endpoints: each is a mapping from the request to one core answer. */
 const q = (ctx: RequestContext) => ctx.url.searchParams;

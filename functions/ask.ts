@@ -2,7 +2,7 @@ import type { AskInput } from '../src/core/ask.ts';
 import { FolioError } from '../src/core/errors.ts';
 import type { RequestContext } from './context.ts';
 import { json, readJson } from './http.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 import { sseResponse } from './sse.ts';
 
 /** NLWeb-compatible /ask: flat `{query, site, streaming}` or nested `{query: {text, site}, prefer: {streaming}}`. */

@@ -2,13 +2,14 @@ import { errors } from '../src/core/errors.ts';
 import type { RequestContext } from './context.ts';
 import { errorJson, json, readJson } from './http.ts';
 import { safePath, wellEncodedQuery } from './request-path.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
+import { BATCH_MAX } from '../src/core/limits.ts';
 
 /**
  * POST /api/batch: up to 20 GETs of /api/ paths, answered concurrently in-process by the same
- * function layer as a standalone request, so each item's body is what that GET returns alone.
+ * function layer as a standalone request, so each item's body is what that GET returns alone
+ * (at most BATCH_MAX).
  */
-export const BATCH_MAX = 20;
 
 interface Item {
   path: string;

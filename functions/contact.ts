@@ -2,7 +2,7 @@ import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/
 import { FIELDS } from '../src/contact/fields.ts';
 import type { RequestContext } from './context.ts';
 import { json, readJson } from './http.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 

@@ -6,10 +6,10 @@ import { llmsFullTxt, llmsTxt } from '../src/discovery/llms.ts';
 import { robotsTxt } from '../src/discovery/robots.ts';
 import { agentCard, apiCatalog, authorizationServer, mcpServerCard, openidConfiguration, protectedResource } from '../src/discovery/well-known.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
-import { BATCH_MAX } from './batch.ts';
+import { BATCH_MAX } from '../src/core/limits.ts';
 import type { Handler, RequestContext } from './context.ts';
 import { json, text } from './http.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 
 /**
  * The documents that describe this service to programs, generated from the code and site

@@ -9,7 +9,7 @@ import { schema } from '../src/graphql/schema.ts';
 import type { RequestContext, Root } from './context.ts';
 import { CACHE_PUBLIC, json, text } from './http.ts';
 import { etagOf } from './etag.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 
 /**
  * GraphQL over HTTP at /graphql (and /sandbox/graphql) with Yoga. GET without `query` describes

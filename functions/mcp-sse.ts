@@ -4,7 +4,7 @@ import { connectMcp, createMcpServer } from '../src/mcp/server.ts';
 import type { Host, RequestContext } from './context.ts';
 import { json, readJson } from './http.ts';
 import { refuseOrigin } from './mcp-origin.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 import { eventStream } from './sse.ts';
 
 /**

@@ -3,7 +3,8 @@ import { connectMcp, createMcpServer } from '../src/mcp/server.ts';
 import type { RequestContext } from './context.ts';
 import { jsonRpcError, refuseOrigin } from './mcp-origin.ts';
 import { legacySseRoutes } from './mcp-sse.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
+import { MCP_BATCH_MAX } from '../src/core/limits.ts';
 import { json } from './http.ts';
 
 /**
@@ -18,9 +19,6 @@ function normalised(request: Request, body: string): Request {
   if (!headers.get('content-type')?.includes('application/json')) headers.set('content-type', 'application/json');
   return new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
 }
-
-/** The most messages one JSON-RPC batch may hold (the MCP SDK's own cap, refused here before anything is charged). */
-export const MCP_BATCH_MAX = 100;
 
 /**
  * A JSON-RPC batch: empty or over MCP_BATCH_MAX is an invalid request (JSON-RPC answers it, not

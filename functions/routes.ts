@@ -1,4 +1,5 @@
 import type { Capabilities, Dispatch, Handler, Host, RequestContext, Root } from './context.ts';
+import type { Route } from './route.ts';
 import { apiIndexRoute, apiRoutes } from './api.ts';
 import { negotiatePost } from './negotiate-post.ts';
 import { searchRoutes } from './search.ts';
@@ -11,31 +12,10 @@ import { graphqlRoutes } from './graphql.ts';
 import { contactRoutes } from './contact.ts';
 import { json, notFoundJson, redirect, withVary } from './http.ts';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
-import { canonicalQuery, type QueryShape } from '../src/core/params.ts';
+import { canonicalQuery } from '../src/core/params.ts';
 import { routeIndex } from './route-index.ts';
 import { answerCache } from './answer-cache.ts';
 
-/** The flat route table (Ghost's routes.js): every function path, once, with what it does. */
-export interface Route {
-  method?: 'GET' | 'POST';
-  path: string;
-  summary: string;
-  handler: Handler;
-  /** Not listed in the API index (pages, redirects). */
-  hidden?: boolean;
-  /** For pattern routes that claim only some paths: is this one of them? */
-  claims?: (params: Record<string, string>, root: Root) => boolean;
-  /** The query parameters the answer depends on (published files and cached answers are keyed by them). */
-  query?: QueryShape;
-  /** Cached answers of an unpublished query (search): the key, or undefined when this request's answer is not cached. */
-  cacheKey?: (request: Request, url: URL) => string | undefined;
-  /** The answer prints the server's limits (a published copy holds only for a server with the build's). */
-  printsLimits?: true;
-  /** The answer searches the content (an example): a build publishes it once the search indexes are written. */
-  searches?: true;
-  /** The request header that chooses between its representations (sent as Vary). */
-  vary?: 'Accept';
-}
 
 const isPost = (params: Record<string, string>, root: Root) =>
   (params.lang === undefined || LANGUAGE_CODES.includes(params.lang)) && (root.core.index.bySlug.has(params.slug ?? '') || root.core.index.pagesBySlug.has(params.slug ?? ''));

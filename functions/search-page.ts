@@ -5,7 +5,7 @@ import { QUERY_MAX_CHARS, readPage } from '../src/core/params.ts';
 import { escapeHtml } from '../src/site/html.ts';
 import { QUERY_SLOT, refusedHtml, RESULTS_SLOT, resultsHtml, SEARCH_PAGE_SIZE } from '../src/site/search-results.ts';
 import type { Handler, Root } from './context.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 
 /**
  * `/search?q=` and `/{lang}/search?q=`: the published search page with the results of the core

@@ -4,7 +4,7 @@ import { negotiate } from '../src/core/negotiate.ts';
 import { canonicalSearchQuery } from '../src/core/params.ts';
 import type { RequestContext } from './context.ts';
 import { answer, errorJson } from './http.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 import { sseResponse } from './sse.ts';
 
 /** Search as JSON, and as an event stream of the same page of results. */

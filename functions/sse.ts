@@ -1,4 +1,5 @@
 import { signPayload } from './signing.ts';
+import { FLOW_LIMITS, RETRY_MS, type FlowLimits } from '../src/core/limits.ts';
 import { FORMATS } from '../src/core/formats.ts';
 
 /**
@@ -32,18 +33,6 @@ export function localStreamCounter(): StreamCounter {
 }
 
 const encoder = new TextEncoder();
-
-/** How long an EventSource waits before reconnecting after a dropped connection (`retry:`). */
-export const RETRY_MS = 5_000;
-
-export interface FlowLimits {
-  /** Bytes queued for a client before a write waits for it to read. */
-  queuedBytes: number;
-  /** How long a write waits for a client that is not reading before the stream is dropped. */
-  stalledMs: number;
-}
-
-export const FLOW_LIMITS: FlowLimits = { queuedBytes: 64 * 1024, stalledMs: 30_000 };
 
 /** The event id a reconnecting EventSource sends (ids are 1, 2, 3... in a stream); 0 when none. */
 export function lastEventId(request: Request): number {

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { enableCompileCache } from 'node:module';
 import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readJson } from '../src/fs/read-json.ts';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/build/roots.ts';
@@ -87,7 +88,7 @@ const { fingerprint, code } = await inputFingerprint(ROOTS.map((r) => r.contentD
 digests.save();
 const live = await liveBuild(PUBLISH.out);
 const liveLayout = live ? buildLayout(join(PUBLISH.builds, live)) : undefined;
-const liveInputs = liveLayout && (JSON.parse(await readFile(join(liveLayout.dir, INPUTS_FILE), 'utf8').catch(() => 'null')) as BuildInputs | null);
+const liveInputs = liveLayout && (await readJson<BuildInputs>(join(liveLayout.dir, INPUTS_FILE)));
 // What is published depends on the time too: once the live build's next scheduled post is due, the content it was made from no longer says what the build holds.
 const liveSchedule: BuildSchedule = liveLayout ? await readSchedule(liveLayout.dir) : {};
 if (liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule.next)) {

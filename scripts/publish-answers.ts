@@ -10,7 +10,7 @@ import { buildLayout, CACHE_DIR } from '../src/build/roots.ts';
 import { ANSWERS_FILE, publishAnswers } from '../src/build/publish-build.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { variantCache } from '../src/build/variant-cache.ts';
-import type { Reuse } from '../src/build/reuse.ts';
+import type { Reuse } from '../src/site/page-reuse.ts';
 import { reportFileSystemFailures } from '../src/build/fs-failure.ts';
 
 reportFileSystemFailures('answers step: ');

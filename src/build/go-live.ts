@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readJson } from '../fs/read-json.ts';
 import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -7,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { holderOf, variantSuffixes, type Manifest } from '../publish/manifest.ts';
 import { filesUnder } from './files-under.ts';
 import { buildLayout } from './roots.ts';
-import { REUSE_FILE, type Reuse } from './reuse.ts';
+import { REUSE_FILE } from './reuse.ts';
+import type { Reuse } from '../site/page-reuse.ts';
 import { sweepCodings } from './variant-cache.ts';
 import { isRunning, markLive, markRunning, wentLiveAt } from './build-marks.ts';
 
@@ -67,7 +69,7 @@ async function keptBuilds(out: string) {
     .map((m) => m.id);
   const running = marks.filter((m) => m.running).map((m) => m.id);
   // A build still running takes files from the build that was live when it started (its REUSE_FILE).
-  const reused = await Promise.all(running.map(async (id) => (JSON.parse(await readFile(join(dir, id, REUSE_FILE), 'utf8').catch(() => 'null')) as Reuse | null)?.from));
+  const reused = await Promise.all(running.map(async (id) => (await readJson<Reuse>(join(dir, id, REUSE_FILE)))?.from));
   const kept = new Set([...(live ? [live] : []), ...previous, ...running, ...reused.filter((from) => from !== undefined).map((from) => basename(from))]);
   const named = await Promise.all([...kept].map(async (id) => JSON.parse(await readFile(join(dir, id, HOLDERS_FILE), 'utf8').catch(() => '[]')) as string[]));
   const holders = new Set(named.flat().filter((id) => !kept.has(id)));
@@ -105,7 +107,7 @@ export async function pruneBuilds(out: string): Promise<void> {
   if (holders.size === 0) return;
   const held = new Map([...holders].map((id) => [id, new Set<string>()]));
   for (const id of kept) {
-    const manifest = JSON.parse(await readFile(join(dir, id, 'manifest.json'), 'utf8').catch(() => 'null')) as Manifest | null;
+    const manifest = await readJson<Manifest>(join(dir, id, 'manifest.json'));
     for (const f of manifest?.files ?? []) {
       for (const suffix of variantSuffixes(f)) held.get(holderOf(manifest!, f))?.add(`${f.file}${suffix}`);
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { readJson } from '../fs/read-json.ts';
 import { join } from 'node:path';
 import type { Catalog, PostRecord } from '../core/types.ts';
 import { openTexts } from '../search/texts-codec.ts';
@@ -17,8 +18,6 @@ export interface LiveEntry {
   /** Its files' references and ids, for the link check. */
   links: FileLinks[];
 }
-
-const readJson = async <T>(file: string): Promise<T | undefined> => JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) ?? undefined;
 
 /**
  * The bundle of the live build, made by the same code (the caller sees to that), as a source of

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readJson } from '../fs/read-json.ts';
+import type { Reuse } from '../site/page-reuse.ts';
 import { placeFile } from './place-file.ts';
 import { join } from 'node:path';
 import { indexCatalog } from '../core/catalog-index.ts';
@@ -55,18 +56,6 @@ export function bundleDigests(catalog: Catalog, posts: ReadonlyMap<string, strin
   };
 }
 
-/** Each build's list page digests, by root and file, for the next build to compare (src/site/list-page.ts). */
-export const LIST_PAGES_FILE = 'list-pages.json';
-export type ListPageDigests = Record<string, Record<string, string>>;
-
-/** What a build takes from the live one: its folder and, per root, the posts that did not change. */
-export interface Reuse {
-  from: string;
-  posts: Record<string, string[]>;
-}
-
-export const readJson = async <T>(file: string): Promise<T | undefined> => JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) ?? undefined;
-
 /** The posts of each root whose digest equals the live build's, when code and scope are the same. */
 export async function reusablePosts(live: BuildLayout | undefined, liveCode: string | undefined, code: string, next: BuildLayout, roots: readonly string[]): Promise<Reuse | undefined> {
   if (!live || liveCode !== code) return undefined;
@@ -77,12 +66,6 @@ export async function reusablePosts(live: BuildLayout | undefined, liveCode: str
     posts[root] = Object.keys(now.posts).filter((slug) => before.posts[slug] === now.posts[slug]);
   }
   return Object.values(posts).some((s) => s.length > 0) ? { from: live.dir, posts } : undefined;
-}
-
-/** The list pages a build links from the live one: unchanged digests, in roots whose posts it reuses (same code and scope). */
-export function reusableListPages(now: ListPageDigests, before: ListPageDigests | undefined, reuse: Reuse | undefined): string[] {
-  if (!reuse || !before) return [];
-  return Object.keys(reuse.posts).flatMap((root) => Object.entries(now[root] ?? {}).filter(([file, digest]) => before[root]?.[file] === digest).map(([file]) => file));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { FLOW_LIMITS, RETRY_MS } from '../../functions/sse.ts';
+import { FLOW_LIMITS, RETRY_MS } from '../core/limits.ts';
 import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';

@@ -1,6 +1,4 @@
-import { BATCH_MAX } from '../../functions/batch.ts';
-import { MCP_BATCH_MAX } from '../../functions/mcp.ts';
-import { FLOW_LIMITS, RETRY_MS } from '../../functions/sse.ts';
+import { BATCH_MAX, FLOW_LIMITS, MCP_BATCH_MAX, RETRY_MS } from '../core/limits.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { CONTENT, LIST, SEARCH } from './parameters.ts';
 import { FEEDS, type Feed } from '../core/formats.ts';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { FLOW_LIMITS } from '../../functions/sse.ts';
+import { FLOW_LIMITS } from '../core/limits.ts';
 
 /** Node's request and response, as Web Request and Response (the only Node-typed edge). */
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);

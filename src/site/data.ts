@@ -1,18 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { LIST_PAGES_FILE, readJson, reusableListPages, type ListPageDigests, type Reuse } from '../build/reuse.ts';
+import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse } from './page-reuse.ts';
+import { readJson } from '../fs/read-json.ts';
 import { loadCore } from '../build/load-bundle.ts';
 import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../build/roots.ts';
-import type { Core } from '../core/index.ts';
 import { listPageDigests } from './list-page.ts';
+import type { SiteRoot } from './site-root.ts';
 
-/** The cores the pages render from, one per content root, loaded once per process. */
-export interface SiteRoot {
-  name: 'main' | 'sandbox';
-  base: string;
-  core: Core;
-}
+// The pages (src/components) take the root's type from here with the data.
+export type { SiteRoot };
 
 let loaded: Promise<SiteRoot[]> | undefined;
 

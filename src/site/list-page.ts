@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { language } from '../core/languages.ts';
 import { format, messages } from '../core/messages.ts';
 import { hrefOf, PAGE_SIZE, pageFile, pageSpecs, type PageSpec } from './page-specs.ts';
-import type { SiteRoot } from './data.ts';
+import type { SiteRoot } from './site-root.ts';
 import type { Core } from '../core/index.ts';
 import type { TermCount } from '../core/taxonomies.ts';
 import { termName } from '../core/term-names.ts';

@@ -1,7 +1,7 @@
 import { isAvailable } from '../core/availability.ts';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { termName } from '../core/term-names.ts';
-import type { SiteRoot } from './data.ts';
+import type { SiteRoot } from './site-root.ts';
 import type { CatalogIndex } from '../core/catalog-index.ts';
 import type { MenuItem } from '../core/types.ts';
 import { hrefOf } from './page-specs.ts';

@@ -2,7 +2,7 @@ import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../core/languages.ts';
 import type { TaxonomyKind } from '../core/catalog-index.ts';
 import { isAvailable } from '../core/availability.ts';
 import type { CatalogIndex } from '../core/catalog-index.ts';
-import type { SiteRoot } from './data.ts';
+import type { SiteRoot } from './site-root.ts';
 
 /** Every prerendered HTML page of a root, as data: the path it lives at and what it shows. */
 export const PAGE_SIZE = 10;

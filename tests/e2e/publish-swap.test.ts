@@ -80,12 +80,17 @@ function readers(url: string) {
   };
 }
 
+/** How long the first (whole) build of this run took. */
+let firstBuildMs = 0;
+
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-publish-'));
   out = join(dir, 'dist');
   content = join(dir, 'content');
   await cp('content', content, { recursive: true });
+  const started = performance.now();
   const first = await build();
+  firstBuildMs = performance.now() - started;
   assert.equal(first.code, 0, first.output);
   server = await startServer({ FOLIO_OUT: out, RATE_LIMIT: '0' });
 });
@@ -103,7 +108,9 @@ describe('publishing while serving', () => {
     assert.equal(again.code, 0, again.output);
     assert.match(again.output, new RegExp(`no change since build ${link.split(/[/\\]/).pop()}: it stays live`));
     assert.equal(await readlink(join(out, 'current')), link);
-    assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+    // Against the whole first build of the same run, so a slow or busy machine does not fail it.
+    const ms = performance.now() - started;
+    assert.ok(ms < firstBuildMs / 3, `${Math.round(ms)} ms, against ${Math.round(firstBuildMs)} ms for the first build`);
   });
 
   test('a failed build exits 1, leaves the live build byte for byte, and readers never notice', async () => {

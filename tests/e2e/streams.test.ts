@@ -4,7 +4,7 @@ import { DISCONNECT_UNSEEN, get, TARGET, useServer } from '../helpers/server.ts'
 import { readEvents } from '../helpers/sse.ts';
 import { verifyPayload } from '../../functions/signing.ts';
 import { SANDBOX_SIGNING_KEY } from '../../src/build/roots.ts';
-import { RETRY_MS } from '../../functions/sse.ts';
+import { RETRY_MS } from '../../src/core/limits.ts';
 import { EventSource } from 'eventsource';
 
 const SECRET = 'test-secret-ü-密';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Root } from '../../../functions/context.ts';
-import type { Route } from '../../../functions/routes.ts';
+import type { Route } from '../../../functions/route.ts';
 import { routeIndex } from '../../../functions/route-index.ts';
 import type { CatalogIndex } from '../../core/catalog-index.ts';
 import { FEEDS } from '../../core/formats.ts';

@@ -1,0 +1,22 @@
+/**
+ * The service's fixed protocol limits: the functions enforce them and the documents (OpenAPI,
+ * /agents.md) print them, so both read them from here rather than from each other.
+ */
+
+/** POST /api/batch: the most GETs one batch may hold. */
+export const BATCH_MAX = 20;
+
+/** The most messages one JSON-RPC batch may hold (the MCP SDK's own cap, refused here before anything is charged). */
+export const MCP_BATCH_MAX = 100;
+
+/** How long an EventSource waits before reconnecting after a dropped connection (`retry:`). */
+export const RETRY_MS = 5_000;
+
+export interface FlowLimits {
+  /** Bytes queued for a client before a write waits for it to read. */
+  queuedBytes: number;
+  /** How long a write waits for a client that is not reading before the stream is dropped. */
+  stalledMs: number;
+}
+
+export const FLOW_LIMITS: FlowLimits = { queuedBytes: 64 * 1024, stalledMs: 30_000 };
