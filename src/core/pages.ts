@@ -1,8 +1,8 @@
-import { resolve } from './availability.ts';
+import { resolveEntry } from './resolve-entry.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { errors } from './errors.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
-import { readContent, SLUG_PATTERN, type Params } from './params.ts';
+import { SLUG_PATTERN, type Params } from './params.ts';
 import { detail, meta, translationMeta, type ResponseMeta, type Summary } from './shape.ts';
 import { absolute, paths } from './urls.ts';
 import type { BodyStore, EntryBody, PageRecord } from './types.ts';
@@ -26,20 +26,8 @@ export function findPage(index: CatalogIndex, slug: string): PageRecord {
 /** A page in the query's language, by the same translation rule as a post (resolve). */
 export async function getPage(index: CatalogIndex, bodies: BodyStore, slug: string, params: Params): Promise<PageSingle> {
   const page = findPage(index, slug);
-  const query = readContent(params);
-  const r = resolve(page, query.lang, query.fallback, index.policy);
+  const { query, r, body } = await resolveEntry(index, bodies, page, slug, params, `/api/pages/${slug}`);
   const scope = index.catalog;
-  if ('unavailable' in r) {
-    throw errors.translationUnavailable(
-      slug,
-      query.lang,
-      r.unavailable,
-      absolute(scope, paths.post(scope, slug, DEFAULT_LANGUAGE)),
-      absolute(scope, paths.api(scope, `/api/pages/${slug}`, { lang: query.lang, fallback: 'en' })),
-    );
-  }
-  const body = await bodies.get(slug, r.lang);
-  if (!body) throw new Error(`bundle has no body for page ${slug}/${r.lang}`);
   const available = index.pageLanguages.get(page)!;
   const modified = r.entry.modified ?? page.modified;
   const translation = translationMeta(r);

@@ -1,10 +1,10 @@
-import { mergeByLanguage, resolve, type Resolved } from './availability.ts';
+import { resolveEntry } from './resolve-entry.ts';
+import { mergeByLanguage, type Resolved } from './availability.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { errors } from './errors.ts';
-import { readContent, readList, SLUG_PATTERN, type ContentQuery, type ListQuery, type Params } from './params.ts';
+import { readList, SLUG_PATTERN, type ContentQuery, type ListQuery, type Params } from './params.ts';
 import { detail, meta, pagination, summary, type Detail, type Pagination, type ResponseMeta, type Summary } from './shape.ts';
 import { cut, pageWindow, type Window } from './window.ts';
-import { absolute, paths } from './urls.ts';
 import type { BodyStore, PostRecord } from './types.ts';
 
 export interface Collection {
@@ -76,20 +76,8 @@ export function findPost(index: CatalogIndex, slug: string): PostRecord {
 
 export async function getPost(index: CatalogIndex, bodies: BodyStore, slug: string, params: Params): Promise<Single> {
   const post = findPost(index, slug);
-  const query = readContent(params);
-  const r = resolve(post, query.lang, query.fallback, index.policy);
+  const { query, r, body } = await resolveEntry(index, bodies, post, slug, params, `/api/posts/${slug}`);
   const scope = index.catalog;
-  if ('unavailable' in r) {
-    throw errors.translationUnavailable(
-      slug,
-      query.lang,
-      r.unavailable,
-      absolute(scope, paths.post(scope, slug, 'en')),
-      absolute(scope, paths.api(scope, `/api/posts/${slug}`, { lang: query.lang, fallback: 'en' })),
-    );
-  }
-  const body = await bodies.get(slug, r.lang);
-  if (!body) throw new Error(`bundle has no body for ${slug}/${r.lang}`);
   const available = index.available.get(post)!;
   const data = detail(summary(scope, r, available), body);
   return { attribution: scope.site.attribution, data, meta: meta(query.lang, [data], available) };
