@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { language } from '../core/languages.ts';
-import { format, messages } from '../core/messages.ts';
+import { messages } from '../core/messages.ts';
 import { hrefOf, PAGE_SIZE, pageFile, pageSpecs, type PageSpec } from './page-specs.ts';
 import type { SiteRoot } from './site-root.ts';
 import type { Core } from '../core/index.ts';
@@ -37,13 +37,22 @@ const listPages = new WeakMap<Core, Map<string, ListPageData>>();
 /** Everything a list page (a home or a term's page) shows besides the root's scope. */
 export const listPageData = (root: SiteRoot, spec: ListSpec): ListPageData => onceFor(listPages, root.core, pageFile(root.base, spec), () => pageData(root, spec));
 
+/** A message's `{name}` filled, as the text before it, the name and the text after it. */
+function around(template: string, name: string) {
+  const [before = '', after = ''] = template.split('{name}');
+  return { before, name, after };
+}
+
 function pageData(root: SiteRoot, spec: ListSpec) {
   const { core } = root;
   const m = messages(spec.lang);
   const params = new URLSearchParams({ lang: spec.lang, page: String(spec.page), per_page: String(PAGE_SIZE) });
   const list = spec.kind === 'home' ? core.posts.list(params) : core.terms.posts(spec.taxonomy, spec.slug, params);
   const term = spec.kind === 'term' ? core.index.terms[spec.taxonomy].get(spec.slug)!.term : undefined;
-  const heading = spec.kind === 'home' ? m.latest : format(spec.taxonomy === 'categories' ? m.inCategory : m.tagged, { name: `\u2068${termName(core.catalog, spec.taxonomy, term!, spec.lang)}\u2069` });
+  // The term's name is isolated on the page (<bdi>, ListPage.astro), not in the plain heading that
+  // <title>, og:title and the description carry (invisible FSI/PDI there reach search results and shares).
+  const termHeading = spec.kind === 'term' ? around((spec.taxonomy === 'categories' ? m.inCategory : m.tagged), termName(core.catalog, spec.taxonomy, term!, spec.lang)) : undefined;
+  const heading = termHeading ? termHeading.before + termHeading.name + termHeading.after : m.latest;
   const description = spec.kind === 'home' ? (core.catalog.site.descriptions[spec.lang] ?? core.catalog.site.description) : heading;
   const alternates = core.index.languagesWithPosts.map((code) => ({
     code,
@@ -53,7 +62,7 @@ function pageData(root: SiteRoot, spec: ListSpec) {
   }));
   const categories = categoriesIn(core, spec.lang, spec.page === 1);
   // What the page shows of its list, no more: the list's total changes with every post that comes or goes.
-  return { items: list.data, pages: list.pagination.total_pages, term, heading, description, alternates, categories };
+  return { items: list.data, pages: list.pagination.total_pages, term, heading, termHeading, description, alternates, categories };
 }
 
 const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spec.kind === 'term';

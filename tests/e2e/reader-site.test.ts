@@ -214,7 +214,7 @@ describe('post pages', () => {
   test('the meta line is spaced, reading time stays on one line, quotes are curly and numbers keep their units', async () => {
     const page = await get(site.url, '/tidal-energy');
     const meta = textOf(between(page.text, '<p class="meta">', '</p>')!);
-    assert.match(meta, /\d{4} · \d+\u00a0min read$/);
+    assert.match(meta, /\d{4} ·\u00a0\d+\u00a0min read$/, "each · is bound to the item after it");
     assert.match(page.text, /<span class="nowrap" data-meta="reading-time">/);
     const body = page.text.slice(page.text.indexOf('<div class="body">'));
     assert.match(body, /moon’s/);
