@@ -74,7 +74,11 @@ export function findPost(index: CatalogIndex, slug: string): PostRecord {
   return post;
 }
 
-export async function getPost(index: CatalogIndex, bodies: BodyStore, slug: string, params: Params): Promise<Single> {
+/**
+ * A post resolved in the query's language, or the error its detail answers with (unknown slug,
+ * unavailable translation, whose fallback_url is `endpoint` with fallback=en).
+ */
+export function resolvePost(index: CatalogIndex, slug: string, params: Params, endpoint = `/api/posts/${slug}`): { query: ContentQuery; resolved: Resolved } {
   const post = findPost(index, slug);
   const query = readContent(params);
   const r = resolve(post, query.lang, query.fallback, index.policy);
@@ -85,12 +89,18 @@ export async function getPost(index: CatalogIndex, bodies: BodyStore, slug: stri
       query.lang,
       r.unavailable,
       absolute(scope, paths.post(scope, slug, 'en')),
-      absolute(scope, paths.api(scope, `/api/posts/${slug}`, { lang: query.lang, fallback: 'en' })),
+      absolute(scope, paths.api(scope, endpoint, { lang: query.lang, fallback: 'en' })),
     );
   }
+  return { query, resolved: r };
+}
+
+export async function getPost(index: CatalogIndex, bodies: BodyStore, slug: string, params: Params): Promise<Single> {
+  const { query, resolved: r } = resolvePost(index, slug, params);
+  const scope = index.catalog;
   const body = await bodies.get(slug, r.lang);
   if (!body) throw new Error(`bundle has no body for ${slug}/${r.lang}`);
-  const available = index.available.get(post)!;
+  const available = index.available.get(r.post)!;
   const data = detail(summary(scope, r, available), body);
   return { attribution: scope.site.attribution, data, meta: meta(query.lang, [data], available) };
 }

@@ -77,4 +77,11 @@ export const resolvers = {
     categories: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('categories', argumentsAsParams(args, LANG)).data)),
     tags: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('tags', argumentsAsParams(args, LANG)).data)),
   },
+  Post: {
+    // The post as returned (its language: English for a fallback) is what is cited, as REST's /cite does.
+    citation: (post: { slug: string; language: string }, _args: unknown, context: GraphQLContext) => {
+      const { csl, ...forms } = context.core.posts.cite(post.slug, new URLSearchParams({ lang: post.language })).data;
+      return { csl: JSON.stringify(csl), ...forms };
+    },
+  },
 };

@@ -136,6 +136,22 @@ ${POST_FIELDS}  contentHtml: String!
   links: [String!]!
   media: [Media!]!
   structure: Structure!
+  "How to cite this post in its language (GET /api/posts/{slug}/cite's data)."
+  citation: Citation!
+}
+
+"How to cite a post: CSL-JSON and the forms made from it."
+type Citation {
+  "The CSL-JSON item (type post-weblog, the citeproc input schema) as JSON text: its keys (container-title, URL) are no GraphQL names."
+  csl: String!
+  "APA 7 reference entry."
+  apa: String!
+  "MLA 9 works-cited entry."
+  mla: String!
+  "Chicago 17 notes-bibliography: the bibliography entry."
+  chicago: String!
+  "A BibTeX @misc entry."
+  bibtex: String!
 }
 
 type TranslationMeta {
