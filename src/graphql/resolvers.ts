@@ -70,18 +70,16 @@ export const resolvers = {
       return connection(core.posts.window(argumentsAsParams(args, CONTENT), window, filter), window);
     }),
     post: rootField<ContentArgs & { slug: string }>(async (args, core) => camelKeys((await core.posts.get(args.slug, argumentsAsParams(args, CONTENT))).data)),
+    citation: rootField<ContentArgs & { slug: string }>((args, core) => {
+      const { csl, ...forms } = core.posts.cite(args.slug, argumentsAsParams(args, CONTENT)).data;
+      // CSL's keys (container-title, URL) are no GraphQL names: the item travels as its JSON text.
+      return { csl: JSON.stringify(csl), ...forms };
+    }),
     search: rootField<ContentArgs & WindowArgs & { query: string }>((args, core) => {
       const window = windowOf(args);
       return connection(core.search(argumentsAsParams(args, { query: 'q', ...CONTENT }), window).body, window);
     }),
     categories: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('categories', argumentsAsParams(args, LANG)).data)),
     tags: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('tags', argumentsAsParams(args, LANG)).data)),
-  },
-  Post: {
-    // The post as returned (its language: English for a fallback) is what is cited, as REST's /cite does.
-    citation: (post: { slug: string; language: string }, _args: unknown, context: GraphQLContext) => {
-      const { csl, ...forms } = context.core.posts.cite(post.slug, new URLSearchParams({ lang: post.language })).data;
-      return { csl: JSON.stringify(csl), ...forms };
-    },
   },
 };

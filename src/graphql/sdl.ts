@@ -60,6 +60,11 @@ type Query {
   """
   post(slug: String!, lang: String, fallback: String): Post
   """
+  How to cite a post in \`lang\` (the data of GET /api/posts/{slug}/cite): CSL-JSON and the APA,
+  MLA, Chicago and BibTeX forms made from it. Errors as \`post\`.
+  """
+  citation(slug: String!, lang: String, fallback: String): Citation
+  """
   Search ranked by relevance (the order of GET /api/search). \`query\` as REST's \`q\`: not
   blank, at most 256 characters; \`"quoted words"\` must appear as a phrase.
   """
@@ -136,8 +141,6 @@ ${POST_FIELDS}  contentHtml: String!
   links: [String!]!
   media: [Media!]!
   structure: Structure!
-  "How to cite this post in its language (GET /api/posts/{slug}/cite's data)."
-  citation: Citation!
 }
 
 "How to cite a post: CSL-JSON and the forms made from it."

@@ -89,7 +89,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/posts/{slug}/cite': {
     tag: 'Posts',
     summary: 'How to cite a post',
-    description: 'The post in lang as a CSL-JSON item (data.csl, type post-weblog: the citeproc input schema) and as APA 7, MLA 9, Chicago 17 (notes-bibliography, bibliography entry) and BibTeX text, made from that item, with the canonical URL of the page in that language. A translation names its provider as translator and carries the English title (original-title), a note "Machine translation (<provider>) of <English URL>" and custom.original-language "en". The same answer as GraphQL Post.citation and the MCP tool cite_post; the post page shows the same forms under "Cite this essay". Errors as GET /api/posts/{slug} (fallback_url names this endpoint).',
+    description: 'The post in lang as a CSL-JSON item (data.csl, type post-weblog: the citeproc input schema) and as APA 7, MLA 9, Chicago 17 (notes-bibliography, bibliography entry) and BibTeX text, made from that item, with the canonical URL of the page in that language. A translation names its provider as translator and carries the English title (original-title), a note "Machine translation (<provider>) of <English URL>" and custom.original-language "en". The same answer as GraphQL citation(slug, lang, fallback) (csl as JSON text) and the MCP tool cite_post; the post page shows the same forms under "Cite this essay". Errors as GET /api/posts/{slug} (fallback_url names this endpoint).',
     parameters: ['slug', ...CONTENT],
     replies: { 200: ok('Citation'), ...withLang, 404: postUnavailable },
     json: true,
@@ -236,7 +236,7 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'POST /graphql': {
     tag: 'GraphQL',
-    description: 'GraphQL over HTTP. Read-only schema (no mutations): site, languages, posts(first, after, lang, fallback, category, tag) and search(query, lang, fallback, first, after) as Relay connections, post(slug, lang, fallback), categories(lang), tags(lang). first is 1 to 100 (default 10). Errors carry extensions.code: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT, NOT_FOUND, TRANSLATION_UNAVAILABLE, QUERY_TOO_COMPLEX, INTERNAL_SERVER_ERROR. With Accept: application/graphql-response+json, parse and validation failures are 4xx; with application/json they are 200.',
+    description: 'GraphQL over HTTP. Read-only schema (no mutations): site, languages, posts(first, after, lang, fallback, category, tag) and search(query, lang, fallback, first, after) as Relay connections, post(slug, lang, fallback), citation(slug, lang, fallback), categories(lang), tags(lang). first is 1 to 100 (default 10). Errors carry extensions.code: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT, NOT_FOUND, TRANSLATION_UNAVAILABLE, QUERY_TOO_COMPLEX, INTERNAL_SERVER_ERROR. With Accept: application/graphql-response+json, parse and validation failures are 4xx; with application/json they are 200.',
     body: { schema: 'GraphQLRequest', description: 'The operation', example: { query: '{ posts(first: 2) { totalCount edges { cursor node { slug title } } } }' }, required: true },
     replies: {
       200: { description: 'data and/or errors', schema: 'GraphQLResponse', also: { 'application/graphql-response+json': 'GraphQLResponse' } },
