@@ -13,6 +13,7 @@ export const apiRoutes: Route[] = [
   { path: '/api/site', query: 'lang', summary: 'Site name, description, author, post count', handler: (ctx) => answer(() => ctx.root.core.site(q(ctx))) },
   { path: '/api/posts', query: 'list', summary: 'Post summaries, newest first (page, per_page, lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.posts.list(q(ctx))) },
   { path: '/api/posts/:slug', query: 'content', summary: 'One post with its body (lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.posts.get(ctx.params.slug!, q(ctx))) },
+  { path: '/api/posts/:slug/cite', query: 'content', summary: 'How to cite a post: CSL-JSON, APA, MLA, Chicago and BibTeX (lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.posts.cite(ctx.params.slug!, q(ctx))) },
   { path: '/api/pages/:slug', query: 'content', summary: 'One standalone page (About, Colophon) with its body (lang, fallback)', handler: (ctx) => answer(() => ctx.root.core.pages.get(ctx.params.slug!, q(ctx))) },
   { path: '/api/categories', query: 'lang', summary: 'Categories with post counts (lang)', handler: (ctx) => answer(() => ctx.root.core.terms.list('categories', q(ctx))) },
   { path: '/api/categories/:slug', query: 'list', summary: 'Posts in a category', handler: (ctx) => answer(() => ctx.root.core.terms.posts('categories', ctx.params.slug!, q(ctx))) },

@@ -8,6 +8,7 @@ import type { Window } from './window.ts';
 import type { BodyStore, Catalog, SearchSource } from './types.ts';
 import { runSearch } from './search.ts';
 import { ask, type AskInput } from './ask.ts';
+import { citePost } from './cite.ts';
 
 /**
  * The one core: every surface (static emitter, REST, negotiation, pages, and later batch,
@@ -23,6 +24,8 @@ export function createCore(catalog: Catalog, bodies: BodyStore, search: SearchSo
       /** A window of the posts carrying every term of `filter` (for cursor surfaces). */
       window: (params: Params, window: Window, filter: TermFilter = {}) => listing(index, postsWithTerms(index, filter), readContent(params), window),
       get: (slug: string, params: Params) => getPost(index, bodies, slug, params),
+      /** How to cite the post: CSL-JSON and the APA, MLA, Chicago and BibTeX forms. */
+      cite: (slug: string, params: Params) => citePost(index, slug, params),
     },
     pages: {
       get: (slug: string, params: Params) => getPage(index, bodies, slug, params),

@@ -56,6 +56,16 @@ export interface Messages {
   searching: string;
   previousResults: string;
   moreResults: string;
+  /** The post page's "Cite this essay" block: its summary, a line under it, a translation's provenance ({provider}). */
+  cite: string;
+  citeNote: string;
+  provenance: string;
+  /** Share links (no third-party script) and the link to the Markdown twin. */
+  share: string;
+  shareEmail: string;
+  shareLink: string;
+  shareMore: string;
+  markdownTwin: string;
   /** The banner of a preview build's pages (`npm run dev`): a draft, a post scheduled for {date}. */
   draftBanner: string;
   scheduledBanner: string;
@@ -103,6 +113,14 @@ const en: Messages = {
   searching: 'Searching…',
   previousResults: 'Previous results',
   moreResults: 'More results',
+  cite: 'Cite this essay',
+  citeNote: 'References in four styles and as CSL-JSON; select one to copy it.',
+  provenance: 'Translated from the English original by {provider}.',
+  share: 'Share',
+  shareEmail: 'Email',
+  shareLink: 'Link to this essay',
+  shareMore: 'Share…',
+  markdownTwin: 'Markdown version',
 };
 
 export const MESSAGES: Record<string, Messages> = {
@@ -149,6 +167,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Buscando…',
     previousResults: 'Resultados anteriores',
     moreResults: 'Más resultados',
+    cite: 'Citar este ensayo',
+    citeNote: 'Referencias en cuatro estilos y en CSL-JSON; seleccione una para copiarla.',
+    provenance: 'Traducido del original en inglés por {provider}.',
+    share: 'Compartir',
+    shareEmail: 'Correo electrónico',
+    shareLink: 'Enlace a este ensayo',
+    shareMore: 'Compartir…',
+    markdownTwin: 'Versión en Markdown',
   },
   zh: {
     draftBanner: '草稿：只有 npm run dev 显示此页面；在运行 npm run publish 之前，发布的构建不会包含它。',
@@ -192,6 +218,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '正在搜索…',
     previousResults: '上一页结果',
     moreResults: '更多结果',
+    cite: '引用本文',
+    citeNote: '四种格式的参考文献及 CSL-JSON；选中即可复制。',
+    provenance: '由 {provider} 从英文原文翻译。',
+    share: '分享',
+    shareEmail: '电子邮件',
+    shareLink: '本文链接',
+    shareMore: '分享…',
+    markdownTwin: 'Markdown 版本',
   },
   ar: {
     draftBanner: 'مسودة: لا يعرض هذه الصفحة إلا npm run dev؛ ويستبعدها البناء المنشور حتى npm run publish.',
@@ -235,6 +269,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'جارٍ البحث…',
     previousResults: 'النتائج السابقة',
     moreResults: 'مزيد من النتائج',
+    cite: 'اقتبس هذه المقالة',
+    citeNote: 'مراجع بأربعة أنماط وبصيغة CSL-JSON؛ حدّد إحداها لنسخها.',
+    provenance: 'ترجمها {provider} عن الأصل الإنجليزي.',
+    share: 'مشاركة',
+    shareEmail: 'البريد الإلكتروني',
+    shareLink: 'رابط هذه المقالة',
+    shareMore: 'مشاركة…',
+    markdownTwin: 'نسخة Markdown',
   },
   'pt-br': {
     draftBanner: 'Rascunho: só o npm run dev mostra esta página; um build publicado a deixa de fora até o npm run publish.',
@@ -278,6 +320,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Buscando…',
     previousResults: 'Resultados anteriores',
     moreResults: 'Mais resultados',
+    cite: 'Citar este ensaio',
+    citeNote: 'Referências em quatro estilos e em CSL-JSON; selecione uma para copiá-la.',
+    provenance: 'Traduzido do original em inglês por {provider}.',
+    share: 'Compartilhar',
+    shareEmail: 'E-mail',
+    shareLink: 'Link para este ensaio',
+    shareMore: 'Compartilhar…',
+    markdownTwin: 'Versão em Markdown',
   },
   fr: {
     draftBanner: 'Brouillon : seul npm run dev affiche cette page ; une version publiée l’omet jusqu’à npm run publish.',
@@ -321,6 +371,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Recherche…',
     previousResults: 'Résultats précédents',
     moreResults: 'Plus de résultats',
+    cite: 'Citer cet essai',
+    citeNote: 'Références en quatre styles et en CSL-JSON ; sélectionnez-en une pour la copier.',
+    provenance: 'Traduit de l’original anglais par {provider}.',
+    share: 'Partager',
+    shareEmail: 'Courriel',
+    shareLink: 'Lien vers cet essai',
+    shareMore: 'Partager…',
+    markdownTwin: 'Version Markdown',
   },
   ja: {
     draftBanner: '下書き：このページは npm run dev でのみ表示されます。npm run publish を実行するまで公開ビルドには含まれません。',
@@ -364,6 +422,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '検索中…',
     previousResults: '前の結果',
     moreResults: 'さらに表示',
+    cite: 'このエッセイを引用する',
+    citeNote: '4 つのスタイルと CSL-JSON の参考文献です。選択してコピーできます。',
+    provenance: '{provider} が英語の原文から翻訳しました。',
+    share: '共有',
+    shareEmail: 'メール',
+    shareLink: 'このエッセイへのリンク',
+    shareMore: '共有…',
+    markdownTwin: 'Markdown 版',
   },
   de: {
     draftBanner: 'Entwurf: Nur npm run dev zeigt diese Seite; ein veröffentlichter Build lässt sie bis npm run publish weg.',
@@ -407,6 +473,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Suche läuft…',
     previousResults: 'Vorherige Ergebnisse',
     moreResults: 'Weitere Ergebnisse',
+    cite: 'Diesen Essay zitieren',
+    citeNote: 'Literaturangaben in vier Stilen und als CSL-JSON; zum Kopieren markieren.',
+    provenance: 'Aus dem englischen Original übersetzt von {provider}.',
+    share: 'Teilen',
+    shareEmail: 'E-Mail',
+    shareLink: 'Link zu diesem Essay',
+    shareMore: 'Teilen…',
+    markdownTwin: 'Markdown-Fassung',
   },
   ru: {
     draftBanner: 'Черновик: эту страницу показывает только npm run dev; опубликованная сборка не включает её до npm run publish.',
@@ -450,6 +524,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Идёт поиск…',
     previousResults: 'Предыдущие результаты',
     moreResults: 'Ещё результаты',
+    cite: 'Как цитировать это эссе',
+    citeNote: 'Ссылки в четырёх стилях и в формате CSL-JSON; выделите нужную, чтобы скопировать.',
+    provenance: 'Переведено с английского оригинала: {provider}.',
+    share: 'Поделиться',
+    shareEmail: 'Электронная почта',
+    shareLink: 'Ссылка на это эссе',
+    shareMore: 'Поделиться…',
+    markdownTwin: 'Версия в Markdown',
   },
   id: {
     draftBanner: 'Draf: hanya npm run dev yang menampilkan halaman ini; build yang diterbitkan tidak menyertakannya sampai npm run publish.',
@@ -493,6 +575,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Mencari…',
     previousResults: 'Hasil sebelumnya',
     moreResults: 'Hasil lainnya',
+    cite: 'Kutip esai ini',
+    citeNote: 'Rujukan dalam empat gaya dan sebagai CSL-JSON; pilih salah satu untuk menyalinnya.',
+    provenance: 'Diterjemahkan dari naskah asli berbahasa Inggris oleh {provider}.',
+    share: 'Bagikan',
+    shareEmail: 'Email',
+    shareLink: 'Tautan ke esai ini',
+    shareMore: 'Bagikan…',
+    markdownTwin: 'Versi Markdown',
   },
   hi: {
     draftBanner: 'ड्राफ़्ट: यह पेज केवल npm run dev में दिखता है; npm run publish तक प्रकाशित बिल्ड में यह शामिल नहीं होता।',
@@ -536,6 +626,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'खोज जारी है…',
     previousResults: 'पिछले परिणाम',
     moreResults: 'और परिणाम',
+    cite: 'इस निबंध का हवाला दें',
+    citeNote: 'चार शैलियों में और CSL-JSON के रूप में संदर्भ; कॉपी करने के लिए किसी एक को चुनें।',
+    provenance: '{provider} द्वारा अंग्रेज़ी मूल से अनूदित।',
+    share: 'साझा करें',
+    shareEmail: 'ईमेल',
+    shareLink: 'इस निबंध का लिंक',
+    shareMore: 'साझा करें…',
+    markdownTwin: 'Markdown संस्करण',
   },
   ko: {
     draftBanner: '초안: 이 페이지는 npm run dev에서만 보입니다. npm run publish 전까지 게시된 빌드에는 포함되지 않습니다.',
@@ -579,6 +677,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '검색 중…',
     previousResults: '이전 결과',
     moreResults: '더 보기',
+    cite: '이 에세이 인용하기',
+    citeNote: '네 가지 양식과 CSL-JSON으로 된 참고 문헌입니다. 선택해서 복사하세요.',
+    provenance: '{provider}이(가) 영어 원문을 번역했습니다.',
+    share: '공유',
+    shareEmail: '이메일',
+    shareLink: '이 에세이 링크',
+    shareMore: '공유…',
+    markdownTwin: '마크다운 버전',
   },
   tr: {
     draftBanner: 'Taslak: bu sayfayı yalnızca npm run dev gösterir; yayımlanan bir derleme npm run publish çalıştırılana kadar onu dışarıda bırakır.',
@@ -622,6 +728,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Aranıyor…',
     previousResults: 'Önceki sonuçlar',
     moreResults: 'Daha fazla sonuç',
+    cite: 'Bu denemeye atıf yapın',
+    citeNote: 'Dört biçemde ve CSL-JSON olarak kaynakça; kopyalamak için birini seçin.',
+    provenance: 'İngilizce aslından çeviren: {provider}.',
+    share: 'Paylaş',
+    shareEmail: 'E-posta',
+    shareLink: 'Bu denemenin bağlantısı',
+    shareMore: 'Paylaş…',
+    markdownTwin: 'Markdown sürümü',
   },
   vi: {
     draftBanner: 'Bản nháp: chỉ npm run dev hiển thị trang này; bản dựng đã xuất bản sẽ bỏ qua nó cho đến khi chạy npm run publish.',
@@ -665,6 +779,14 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Đang tìm…',
     previousResults: 'Kết quả trước',
     moreResults: 'Thêm kết quả',
+    cite: 'Trích dẫn bài luận này',
+    citeNote: 'Tài liệu tham khảo theo bốn kiểu và dạng CSL-JSON; chọn một mục để sao chép.',
+    provenance: 'Được {provider} dịch từ bản gốc tiếng Anh.',
+    share: 'Chia sẻ',
+    shareEmail: 'Email',
+    shareLink: 'Liên kết tới bài luận này',
+    shareMore: 'Chia sẻ…',
+    markdownTwin: 'Bản Markdown',
   },
 };
 

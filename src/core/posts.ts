@@ -1,4 +1,4 @@
-import { resolveEntry } from './resolve-entry.ts';
+import { resolveEntry, resolveRecord } from './resolve-entry.ts';
 import { mergeByLanguage, type Resolved } from './availability.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { errors } from './errors.ts';
@@ -72,6 +72,15 @@ export function findPost(index: CatalogIndex, slug: string): PostRecord {
   const post = SLUG_PATTERN.test(slug) ? index.bySlug.get(slug) : undefined;
   if (!post) throw errors.notFound('Post', slug);
   return post;
+}
+
+/**
+ * A post resolved in the query's language, or the error its detail answers with (unknown slug,
+ * unavailable translation, whose fallback_url is `endpoint` with fallback=en).
+ */
+export function resolvePost(index: CatalogIndex, slug: string, params: Params, endpoint = `/api/posts/${slug}`): { query: ContentQuery; resolved: Resolved } {
+  const { query, r } = resolveRecord(index, findPost(index, slug), slug, params, endpoint);
+  return { query, resolved: r };
 }
 
 export async function getPost(index: CatalogIndex, bodies: BodyStore, slug: string, params: Params): Promise<Single> {

@@ -32,7 +32,7 @@ export function mcpServerCard(core: Core, version: string) {
     transport: { type: 'streamable-http', endpoint: `${core.catalog.base}/mcp`, url: url(core, '/mcp') },
     capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } },
     authentication: { required: false, schemes: [] },
-    instructions: `search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them. ${site.attribution}`,
+    instructions: `search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them, cite_post cites one. ${site.attribution}`,
     tools: TOOL_DESCRIPTORS.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema })),
   };
 }

@@ -70,6 +70,11 @@ export const resolvers = {
       return connection(core.posts.window(argumentsAsParams(args, CONTENT), window, filter), window);
     }),
     post: rootField<ContentArgs & { slug: string }>(async (args, core) => camelKeys((await core.posts.get(args.slug, argumentsAsParams(args, CONTENT))).data)),
+    citation: rootField<ContentArgs & { slug: string }>((args, core) => {
+      const { csl, ...forms } = core.posts.cite(args.slug, argumentsAsParams(args, CONTENT)).data;
+      // CSL's keys (container-title, URL) are no GraphQL names: the item travels as its JSON text.
+      return { csl: JSON.stringify(csl), ...forms };
+    }),
     search: rootField<ContentArgs & WindowArgs & { query: string }>((args, core) => {
       const window = windowOf(args);
       return connection(core.search(argumentsAsParams(args, { query: 'q', ...CONTENT }), window).body, window);

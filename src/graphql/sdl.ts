@@ -60,6 +60,11 @@ type Query {
   """
   post(slug: String!, lang: String, fallback: String): Post
   """
+  How to cite a post in \`lang\` (the data of GET /api/posts/{slug}/cite): CSL-JSON and the APA,
+  MLA, Chicago and BibTeX forms made from it. Errors as \`post\`.
+  """
+  citation(slug: String!, lang: String, fallback: String): Citation
+  """
   Search ranked by relevance (the order of GET /api/search). \`query\` as REST's \`q\`: not
   blank, at most 256 characters; \`"quoted words"\` must appear as a phrase.
   """
@@ -136,6 +141,20 @@ ${POST_FIELDS}  contentHtml: String!
   links: [String!]!
   media: [Media!]!
   structure: Structure!
+}
+
+"How to cite a post: CSL-JSON and the forms made from it."
+type Citation {
+  "The CSL-JSON item (type post-weblog, the citeproc input schema) as JSON text: its keys (container-title, URL) are no GraphQL names."
+  csl: String!
+  "APA 7 reference entry."
+  apa: String!
+  "MLA 9 works-cited entry."
+  mla: String!
+  "Chicago 17 notes-bibliography: the bibliography entry."
+  chicago: String!
+  "A BibTeX @misc entry."
+  bibtex: String!
 }
 
 type TranslationMeta {

@@ -68,7 +68,7 @@ export function createMcpServer(core: Core, version: string): Server {
     { name: catalog.site.name, title: `${catalog.site.name} (Folio)`, version },
     {
       capabilities: { tools: {}, resources: {} },
-      instructions: `Read-only essays in ${LANGUAGE_CODES.length} languages. search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them. ${catalog.site.attribution}`,
+      instructions: `Read-only essays in ${LANGUAGE_CODES.length} languages. search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them, cite_post cites one. ${catalog.site.attribution}`,
     },
   );
 

@@ -7,7 +7,7 @@ import { messages, plural } from '../core/messages.ts';
 import { argumentsAsParams, PER_PAGE_DEFAULT, PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import type { Collection } from '../core/posts.ts';
 import type { SearchBody } from '../core/search.ts';
-import { collection, input, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
+import { citationBody, collection, input, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
 
 /**
  * The MCP tools: each maps its arguments to the query string of the REST endpoint it mirrors
@@ -33,6 +33,7 @@ const fallback: Schema = { type: 'string', enum: ['en'], description: 'Fill post
 const page: Schema = { type: 'integer', minimum: 1, default: 1, description: 'Page number' };
 const perPage: Schema = { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT, description: 'Items per page' };
 const slug: Schema = { type: 'string', pattern: '^[a-z0-9-]+$', description: 'Term slug' };
+const postSlug: Schema = { ...slug, description: 'Post slug' };
 
 const CONTENT = { lang: 'lang', fallback: 'fallback' };
 const PAGE = { page: 'page', per_page: 'per_page' };
@@ -52,6 +53,21 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
 }
 
 const structured = (body: object) => body as Record<string, unknown>;
+
+/** A tool over one post (slug, lang, fallback): its REST answer and a text rendering of it. */
+function postTool(t: Pick<Tool, 'name' | 'title' | 'description' | 'rest' | 'outputSchema' | 'example'> & { answer: (core: Core, slug: string, query: URLSearchParams) => Promise<{ text: string; body: object }> }): Tool {
+  const { answer, ...described } = t;
+  return {
+    ...described,
+    inputSchema: input({ slug: postSlug, lang, fallback }, ['slug']),
+    run: (core, args) =>
+      guarded(async () => {
+        if (typeof args.slug !== 'string') throw errors.invalidRequest('Argument "slug" (a string) is required.');
+        const { text: rendering, body } = await answer(core, args.slug, argumentsAsParams(args, CONTENT));
+        return { content: text(rendering), structuredContent: structured(body) };
+      }),
+  };
+}
 
 export const TOOLS: Tool[] = [
   {
@@ -73,21 +89,32 @@ export const TOOLS: Tool[] = [
         return { content: text(listing(body, `Posts (page ${at} of ${total_pages}, ${total} in all, language ${body.meta.language}):`)), structuredContent: structured(body) };
       }),
   },
-  {
+  postTool({
     name: 'get_post',
     title: 'Get a post',
     description: 'One post with its full body (HTML and Markdown), links, media and outline. Same answer as GET /api/posts/{slug}. An unavailable translation is an error naming the fallback.',
     rest: 'GET /api/posts/{slug}',
-    inputSchema: input({ slug: { type: 'string', pattern: '^[a-z0-9-]+$', description: 'Post slug' }, lang, fallback }, ['slug']),
     outputSchema: single,
     example: { slug: 'the-slow-web', lang: 'es' },
-    run: (core, args) =>
-      guarded(async () => {
-        if (typeof args.slug !== 'string') throw errors.invalidRequest('Argument "slug" (a string) is required.');
-        const body = await core.posts.get(args.slug, argumentsAsParams(args, CONTENT));
-        return { content: text(markdownDocument(body)), structuredContent: structured(body) };
-      }),
-  },
+    answer: async (core, slug, query) => {
+      const body = await core.posts.get(slug, query);
+      return { text: markdownDocument(body), body };
+    },
+  }),
+  postTool({
+    name: 'cite_post',
+    title: 'Cite a post',
+    description: 'How to cite one post in a language: a CSL-JSON item (data.csl, for citeproc, pandoc or Zotero) and APA 7, MLA 9, Chicago 17 and BibTeX text, with the canonical URL; a translation names its provider and the English original. Same answer as GET /api/posts/{slug}/cite.',
+    rest: 'GET /api/posts/{slug}/cite',
+    outputSchema: citationBody,
+    example: { slug: 'the-slow-web', lang: 'fr' },
+    answer: async (core, slug, query) => {
+      const body = core.posts.cite(slug, query);
+      const { csl, ...forms } = body.data;
+      const rendered = Object.entries(forms).map(([style, form]) => `${style.toUpperCase()}:\n${form}`);
+      return { text: [...rendered, `CSL-JSON:\n${JSON.stringify(csl, null, 2)}`].join('\n\n'), body };
+    },
+  }),
   {
     name: 'search_posts',
     title: 'Search posts',

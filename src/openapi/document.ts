@@ -52,6 +52,7 @@ export const SCHEMAS: Record<string, Schema> = {
   Collection: resources.collection,
   Single: resources.single,
   PageSingle: resources.pageSingle,
+  Citation: resources.citationBody,
   ImageRecord: resources.imageRecord,
   SearchBody: resources.searchBody,
   TaxonomyList: resources.taxonomyList,

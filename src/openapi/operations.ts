@@ -41,6 +41,7 @@ const notFound: Reply = { description: 'Not found', schema: 'Error' };
 const notFoundPage: Reply = { description: 'Not found: the site\'s not-found page', type: 'text/html', schema: { type: 'string' } };
 const notAcceptable: Reply = { description: 'The client accepts neither JSON media type (the body is JSON all the same)', schema: 'GraphQLResponse' };
 const withLang = { 400: badRequest };
+const postUnavailable: Reply = { description: 'Unknown post, or its translation is unavailable (missing or stale) and fallback was not given', schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/TranslationUnavailable' }] } };
 
 const STREAM_DOC = `Server-Sent Events. Each event has an id (1, 2, 3...) and JSON data ending in signature "sha256=<hex>": the HMAC-SHA256, keyed with the UTF-8 bytes of the signing secret, of JSON.stringify of the object without signature. How a stream ends: the first event carries retry: ${RETRY_MS}; the last is done (search), complete (/ask) or error, and the server then closes the stream. A reconnect with Last-Event-ID gets only the events after that id; one after the last event gets 204 No Content, which stops an EventSource from reconnecting (the search is not sent again). A client that reads nothing for ${FLOW_LIMITS.stalledMs / 1000} s is dropped.`;
 
@@ -80,7 +81,15 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/posts/{slug}': {
     tag: 'Posts',
     parameters: ['slug', ...CONTENT],
-    replies: { 200: ok('Single'), ...withLang, 404: { description: 'Unknown post, or its translation is unavailable (missing or stale) and fallback was not given', schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/TranslationUnavailable' }] } } },
+    replies: { 200: ok('Single'), ...withLang, 404: postUnavailable },
+    json: true,
+  },
+  'GET /api/posts/{slug}/cite': {
+    tag: 'Posts',
+    summary: 'How to cite a post',
+    description: 'The post in lang as a CSL-JSON item (data.csl, type post-weblog: the citeproc input schema) and as APA 7, MLA 9, Chicago 17 (notes-bibliography, bibliography entry) and BibTeX text, made from that item, with the canonical URL of the page in that language. A translation names its provider as translator and carries the English title (original-title), a note "Machine translation (<provider>) of <English URL>" and custom.original-language "en". The same answer as GraphQL citation(slug, lang, fallback) (csl as JSON text) and the MCP tool cite_post; the post page shows the same forms under "Cite this essay". Errors as GET /api/posts/{slug} (fallback_url names this endpoint).',
+    parameters: ['slug', ...CONTENT],
+    replies: { 200: ok('Citation'), ...withLang, 404: postUnavailable },
     json: true,
   },
   'GET /api/pages/{slug}': {
@@ -225,7 +234,7 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'POST /graphql': {
     tag: 'GraphQL',
-    description: 'GraphQL over HTTP. Read-only schema (no mutations): site, languages, posts(first, after, lang, fallback, category, tag) and search(query, lang, fallback, first, after) as Relay connections, post(slug, lang, fallback), categories(lang), tags(lang). first is 1 to 100 (default 10). Errors carry extensions.code: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT, NOT_FOUND, TRANSLATION_UNAVAILABLE, QUERY_TOO_COMPLEX, INTERNAL_SERVER_ERROR. With Accept: application/graphql-response+json, parse and validation failures are 4xx; with application/json they are 200.',
+    description: 'GraphQL over HTTP. Read-only schema (no mutations): site, languages, posts(first, after, lang, fallback, category, tag) and search(query, lang, fallback, first, after) as Relay connections, post(slug, lang, fallback), citation(slug, lang, fallback), categories(lang), tags(lang). first is 1 to 100 (default 10). Errors carry extensions.code: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT, NOT_FOUND, TRANSLATION_UNAVAILABLE, QUERY_TOO_COMPLEX, INTERNAL_SERVER_ERROR. With Accept: application/graphql-response+json, parse and validation failures are 4xx; with application/json they are 200.',
     body: { schema: 'GraphQLRequest', description: 'The operation', example: { query: '{ posts(first: 2) { totalCount edges { cursor node { slug title } } } }' }, required: true },
     replies: {
       200: { description: 'data and/or errors', schema: 'GraphQLResponse', also: { 'application/graphql-response+json': 'GraphQLResponse' } },

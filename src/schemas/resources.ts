@@ -114,6 +114,51 @@ export const collection = object({ attribution, data: array(postSummary), pagina
 
 export const single = object({ attribution, data: postDetail, meta: responseMeta }, undefined, 'One post with its body');
 
+const cslName: Schema = { oneOf: [object({ family: str(), given: str() }), object({ literal: str() })] };
+const cslDate = object({ 'date-parts': array(array(int(), 'Year, month, day'), 'One date') });
+
+/** A CSL-JSON item (citeproc's input, csl-data.json) of type post-weblog. */
+export const cslItem = object(
+  {
+    id: str('The slug, and -<lang> for a translation'),
+    type: { type: 'string', enum: ['post-weblog'] },
+    title: str('In the item\'s language'),
+    author: array(cslName),
+    issued: cslDate,
+    URL: uri('The canonical page in the item\'s language'),
+    language: str('BCP 47 tag of the item\'s language'),
+    'container-title': str('The site\'s name'),
+    abstract: str('The summary, when the post has one'),
+    translator: array(cslName, 'A translation: its provider (an engine for a machine translation)'),
+    'original-title': str('A translation: the English title'),
+    'original-date': cslDate,
+    note: str('A translation: "Machine translation (<provider>) of <English URL>"'),
+    custom: object({ 'original-language': str('Always "en"'), 'original-URL': uri('The English page'), 'machine-translation': bool('Made by machine translation') }, undefined, 'A translation: what CSL has no variable for'),
+  },
+  ['id', 'type', 'title', 'author', 'issued', 'URL', 'language', 'container-title'],
+  'CSL-JSON: feed [data.csl] to citeproc-js, citation.js, pandoc or Zotero',
+);
+
+export const citationBody = object(
+  {
+    attribution,
+    data: object(
+      {
+        csl: cslItem,
+        apa: str('APA 7 reference entry, plain text'),
+        mla: str('MLA 9 works-cited entry, plain text'),
+        chicago: str('Chicago 17 notes-bibliography: the bibliography entry, plain text'),
+        bibtex: str('A BibTeX @misc entry'),
+      },
+      undefined,
+      'How to cite the post in the returned language',
+    ),
+    meta: responseMeta,
+  },
+  undefined,
+  'How to cite one post',
+);
+
 export const pageSingle = object({ attribution, data: pageDetail, meta: responseMeta }, undefined, 'One standalone page with its body');
 
 export const imageRecord = object({

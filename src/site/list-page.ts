@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { language } from '../core/languages.ts';
 import { messages } from '../core/messages.ts';
-import { hrefOf, PAGE_SIZE, pageFile, pageSpecs, type PageSpec } from './page-specs.ts';
+import { listAlternates, listSwitcher } from './alternates.ts';
+import { PAGE_SIZE, pageFile, pageSpecs, type PageSpec } from './page-specs.ts';
 import type { SiteRoot } from './site-root.ts';
 import type { Core } from '../core/index.ts';
 import type { TermCount } from '../core/taxonomies.ts';
@@ -54,15 +54,9 @@ function pageData(root: SiteRoot, spec: ListSpec) {
   const termHeading = spec.kind === 'term' ? around((spec.taxonomy === 'categories' ? m.inCategory : m.tagged), termName(core.catalog, spec.taxonomy, term!, spec.lang)) : undefined;
   const heading = termHeading ? termHeading.before + termHeading.name + termHeading.after : m.latest;
   const description = spec.kind === 'home' ? (core.catalog.site.descriptions[spec.lang] ?? core.catalog.site.description) : heading;
-  const alternates = core.index.languagesWithPosts.map((code) => ({
-    code,
-    hreflang: language(code).hreflang,
-    label: language(code).native_name,
-    href: hrefOf(root, { kind: 'home', lang: code, page: 1 }),
-  }));
   const categories = categoriesIn(core, spec.lang, spec.page === 1);
   // What the page shows of its list, no more: the list's total changes with every post that comes or goes.
-  return { items: list.data, pages: list.pagination.total_pages, term, heading, termHeading, description, alternates, categories };
+  return { items: list.data, pages: list.pagination.total_pages, term, heading, termHeading, description, alternates: listAlternates(root, spec), languages: listSwitcher(root, spec), categories };
 }
 
 const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spec.kind === 'term';

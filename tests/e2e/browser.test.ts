@@ -65,7 +65,8 @@ describe('the site in Chromium', { skip: chromiumSkip }, () => {
       assert.ok(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), 'image loaded');
     }
     assert.equal(await page.locator('article video').count(), 1);
-    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
+    // The article first, then its BreadcrumbList.
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
     assert.equal(ld['@type'], 'BlogPosting');
     assert.equal(ld.headline, 'What the Tide Knows');
     assert.ok((await page.locator('link[rel=alternate][hreflang]').count()) >= 3);

@@ -33,7 +33,7 @@ for (const kind of Object.keys(TRANSPORTS)) {
       try {
         assert.ok(client.getServerVersion()?.name);
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), ['get_post', 'list_posts', 'search_posts']);
+        assert.deepEqual(tools.map((t) => t.name).sort(), ['cite_post', 'get_post', 'list_posts', 'search_posts']);
         for (const tool of tools) {
           assert.equal(tool.inputSchema.type, 'object');
           assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an outputSchema`);
@@ -55,6 +55,7 @@ for (const kind of Object.keys(TRANSPORTS)) {
           ['get_post', { slug: posts[0]!.slug }, `/api/posts/${posts[0]!.slug}`],
           ['get_post', { slug: translated.slug, lang: translated.lang }, `/api/posts/${translated.slug}?lang=${translated.lang}`],
           ['search_posts', { query: 'web', lang: 'en', per_page: 4 }, '/api/search?q=web&lang=en&per_page=4'],
+          ['cite_post', { slug: translated.slug, lang: translated.lang }, `/api/posts/${translated.slug}/cite?lang=${translated.lang}`],
         ];
         const tags = (await get(site.url, '/api/tags')).json.data;
         cases.push(['list_posts', { tag: tags[0].slug }, `/api/tags/${tags[0].slug}`]);
@@ -62,8 +63,8 @@ for (const kind of Object.keys(TRANSPORTS)) {
           const result = (await client.callTool({ name, arguments: args })) as Result;
           assert.notEqual(result.isError, true, `${name} ${JSON.stringify(args)}: ${textOf(result)}`);
           assert.deepEqual(result.structuredContent, (await get(site.url, rest)).json, `${name} equals ${rest}`);
-          const body = result.structuredContent as { data: { title: string } | { title: string }[] };
-          const first = Array.isArray(body.data) ? body.data[0] : body.data;
+          const body = result.structuredContent as { data: { title: string } | { csl: { title: string } } | { title: string }[] };
+          const first = Array.isArray(body.data) ? body.data[0] : 'csl' in body.data ? body.data.csl : body.data;
           if (first) assert.ok(textOf(result).includes(first.title), 'the text names the post');
         }
       } finally {
@@ -96,6 +97,8 @@ for (const kind of Object.keys(TRANSPORTS)) {
           ['get_post', {}, /slug/],
           ['get_post', { slug: 'no-such-post' }, /not found/],
           ['get_post', { slug: missing.slug, lang: missing.lang }, /fallback=en/],
+          ['cite_post', { slug: 'no-such-post' }, /not found/],
+          ['cite_post', { slug: missing.slug, lang: missing.lang }, /fallback=en/],
           ['search_posts', {}, /\?q=/],
           ['search_posts', { query: '   ' }, /\?q=/],
           ['search_posts', { query: 'x'.repeat(257) }, /256/],

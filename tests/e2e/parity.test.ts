@@ -7,21 +7,24 @@ import { get, useServer } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { gql, selectAll, withoutNulls } from '../helpers/graphql.ts';
 import { camelKeys } from '../../src/graphql/camel-case.ts';
+import { TRANSLATED_CODES } from '../../src/core/languages.ts';
 
 /**
  * One core, five surfaces: for posts in every language state, REST detail, negotiated JSON, a
  * batch item, GraphQL `post` and MCP `get_post` give the same answer field by field (GraphQL
- * after the camelCase mapping), and the same error when the translation is unavailable.
+ * after the camelCase mapping), and the same error when the translation is unavailable; a post's
+ * citation likewise (REST /cite, batch, GraphQL `citation`, MCP `cite_post`).
  */
 const site = useServer();
 
 type Case = { name: string; slug: string; lang: string; fallback: boolean };
 
 async function cases(root: 'content' | 'sandbox'): Promise<Case[]> {
-  const { posts, find } = await corpus(root);
+  const { posts, find, stateOf } = await corpus(root);
   const out: Case[] = [{ name: 'English', slug: posts[0]!.slug, lang: 'en', fallback: false }];
-  const available = find('available');
-  out.push({ name: 'translated', ...available, fallback: false });
+  // find('available') would answer English first: a translated case is a language other than English.
+  const translated = posts.flatMap((p) => TRANSLATED_CODES.filter((lang) => stateOf(p.slug, lang) === 'available').map((lang) => ({ slug: p.slug, lang })))[0]!;
+  out.push({ name: 'translated', ...translated, fallback: false });
   for (const state of ['stale', 'missing']) {
     const c = find(state);
     out.push({ name: state, ...c, fallback: false }, { name: `${state} with fallback=en`, ...c, fallback: true });
@@ -71,6 +74,38 @@ for (const [root, base] of [['content', ''], ['sandbox', '/sandbox']] as const) 
             const { error, ...details } = rest.json;
             assert.deepEqual(g.body.errors[0].extensions, { code: 'TRANSLATION_UNAVAILABLE', ...camelKeys<object>(details) }, `GraphQL error, ${label}`);
             assert.equal(g.body.errors[0].message, error);
+            assert.equal(mcp.isError, true, label);
+            assert.equal(mcp.content[0]!.text, error, `MCP error, ${label}`);
+          }
+        }
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('citation in every language state: REST /cite, batch, GraphQL citation and MCP cite_post give one CSL-JSON', async () => {
+      const client = await mcpClient(`${site.url}${base}`);
+      try {
+        for (const c of await cases(root)) {
+          const query = new URLSearchParams(c.lang === 'en' ? {} : { lang: c.lang });
+          if (c.fallback) query.set('fallback', 'en');
+          const restPath = `/api/posts/${c.slug}/cite${query.size ? `?${query}` : ''}`;
+          const rest = await get(site.url, `${base}${restPath}`);
+          const label = `${c.name} (${c.slug}, ${c.lang})`;
+          const batch = await get(site.url, `${base}/api/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requests: [{ path: restPath }] }) });
+          assert.deepEqual(batch.json.results[0], { path: restPath, status: rest.status, body: rest.json }, `batch, ${label}`);
+          const g = await gql(site.url, 'query($slug: String!, $lang: String, $fallback: String) { citation(slug: $slug, lang: $lang, fallback: $fallback) { csl apa mla chicago bibtex } }', { slug: c.slug, lang: c.lang, fallback: c.fallback ? 'en' : null }, { path: `${base}/graphql` });
+          const mcp = (await client.callTool({ name: 'cite_post', arguments: { slug: c.slug, lang: c.lang, ...(c.fallback ? { fallback: 'en' } : {}) } })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+          if (rest.status === 200) {
+            const { csl, ...forms } = g.body.data.citation;
+            assert.deepEqual({ csl: JSON.parse(csl), ...forms }, rest.json.data, `GraphQL citation, ${label}`);
+            assert.deepEqual(mcp.structuredContent, rest.json, `MCP cite_post, ${label}`);
+            assert.ok(mcp.content[0]!.text.includes(rest.json.data.apa), `MCP text, ${label}`);
+          } else {
+            assert.equal(rest.status, 404, label);
+            const { error, ...details } = rest.json;
+            assert.equal(g.body.data.citation, null);
+            assert.deepEqual(g.body.errors[0].extensions, { code: 'TRANSLATION_UNAVAILABLE', ...camelKeys<object>(details) }, `GraphQL error, ${label}`);
             assert.equal(mcp.isError, true, label);
             assert.equal(mcp.content[0]!.text, error, `MCP error, ${label}`);
           }
