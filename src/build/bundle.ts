@@ -11,7 +11,7 @@ import { fileDigests } from './file-digests.ts';
 import { isImageName, measureImage } from './derive/images.ts';
 import { VariantMaker } from './derive/image-variants.ts';
 import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive-images.ts';
-import { readingTime } from './derive/reading-time.ts';
+import { readingTime } from '../core/reading-time.ts';
 import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './pooled.ts';

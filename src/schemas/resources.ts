@@ -1,4 +1,5 @@
 import { LANGUAGE_CODES } from '../core/languages.ts';
+import { readingRatesText } from '../core/reading-time.ts';
 
 /**
  * JSON Schemas of every body the service returns, written once in the OpenAPI 3.0 dialect
@@ -76,7 +77,7 @@ export const postDetail = object(
     ...summaryProperties,
     content_html: str('Rendered HTML body'),
     content_markdown: str('Markdown body'),
-    reading_time: int('Estimated minutes (words/230; characters/500 for zh, ja, ko)', 1),
+    reading_time: int(`Estimated minutes, at least 1: the text's length over its language's silent reading rate, set so that one essay reads the same time in each of its languages (${readingRatesText()}; English after Brysbaert 2019, 238 silent for non-fiction, the others from the length of translations against English: README, Reading time)`, 1),
     links: array(uri(), 'Every external http(s) URL in the body, in order'),
     media: array(object({ type: { type: 'string', enum: ['image', 'video'] }, src: uri() }), 'Images and videos in the body'),
     structure: object({ sections: array(object({ level: { type: 'integer', minimum: 2, maximum: 4 }, text: str() })) }, undefined, 'Heading outline (h2 to h4)'),

@@ -199,6 +199,23 @@ describe('post detail', () => {
     }
   });
 
+  test('reading time: one essay reads within a minute of itself in every language it is available in', async () => {
+    const c = await corpus('content');
+    for (const p of c.posts) {
+      const english = (await get(site.url, `/api/posts/${p.slug}`)).json.data;
+      const minutes: Record<string, number> = { en: english.reading_time };
+      for (const lang of english.translations_available as string[]) {
+        const r = await get(site.url, `/api/posts/${p.slug}?lang=${lang}`);
+        assert.equal(r.status, 200, `${p.slug} ${lang}`);
+        assert.equal(r.json.data.language, lang);
+        minutes[lang] = r.json.data.reading_time;
+      }
+      assert.ok(Object.keys(minutes).length >= 2, `${p.slug} has translations`);
+      const values = Object.values(minutes);
+      assert.ok(Math.max(...values) - Math.min(...values) <= 1, `${p.slug}: ${JSON.stringify(minutes)}`);
+    }
+  });
+
   test('images and video are reported with absolute URLs', async () => {
     const r = await get(site.url, '/api/posts/tidal-energy');
     const types = r.json.data.media.map((m: { type: string }) => m.type);
