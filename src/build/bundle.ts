@@ -199,13 +199,14 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       entries++;
       const preview = previewOf(file);
       if (file === english) {
-        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts, ...(preview ? { preview } : {}) };
+        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, reading_time: body.reading_time, state: 'available', alts, ...(preview ? { preview } : {}) };
       } else {
         const t = source.translations.find((x) => x === file)!;
         folderEntries[t.lang] = {
           title: t.title,
           summary: t.summary,
           modified: t.modified,
+          reading_time: body.reading_time,
           provider: t.provider,
           automated: t.automated,
           verified: t.verified,

@@ -54,6 +54,12 @@ export interface Messages {
   searching: string;
   previousResults: string;
   moreResults: string;
+  /** Name of the previous/next links under an essay (their nav landmark), and their labels: the essay published before it, after it. */
+  essayNavigation: string;
+  previousEssay: string;
+  nextEssay: string;
+  /** Heading of the essays related to the one above it (shared categories and tags). */
+  relatedEssays: string;
   /** The banner of a preview build's pages (`npm run dev`): a draft, a post scheduled for {date}. */
   draftBanner: string;
   scheduledBanner: string;
@@ -100,6 +106,10 @@ const en: Messages = {
   searching: 'Searching…',
   previousResults: 'Previous results',
   moreResults: 'More results',
+  essayNavigation: 'Previous and next essays',
+  previousEssay: 'Previous essay',
+  nextEssay: 'Next essay',
+  relatedEssays: 'Related essays',
 };
 
 export const MESSAGES: Record<string, Messages> = {
@@ -145,6 +155,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Buscando…',
     previousResults: 'Resultados anteriores',
     moreResults: 'Más resultados',
+    essayNavigation: 'Ensayo anterior y siguiente',
+    previousEssay: 'Ensayo anterior',
+    nextEssay: 'Ensayo siguiente',
+    relatedEssays: 'Ensayos relacionados',
   },
   zh: {
     draftBanner: '草稿：只有 npm run dev 显示此页面；在运行 npm run publish 之前，发布的构建不会包含它。',
@@ -187,6 +201,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '正在搜索…',
     previousResults: '上一页结果',
     moreResults: '更多结果',
+    essayNavigation: '上一篇和下一篇',
+    previousEssay: '上一篇',
+    nextEssay: '下一篇',
+    relatedEssays: '相关文章',
   },
   ar: {
     draftBanner: 'مسودة: لا يعرض هذه الصفحة إلا npm run dev؛ ويستبعدها البناء المنشور حتى npm run publish.',
@@ -229,6 +247,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'جارٍ البحث…',
     previousResults: 'النتائج السابقة',
     moreResults: 'مزيد من النتائج',
+    essayNavigation: 'المقالة السابقة والتالية',
+    previousEssay: 'المقالة السابقة',
+    nextEssay: 'المقالة التالية',
+    relatedEssays: 'مقالات ذات صلة',
   },
   'pt-br': {
     draftBanner: 'Rascunho: só o npm run dev mostra esta página; um build publicado a deixa de fora até o npm run publish.',
@@ -271,6 +293,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Buscando…',
     previousResults: 'Resultados anteriores',
     moreResults: 'Mais resultados',
+    essayNavigation: 'Ensaio anterior e seguinte',
+    previousEssay: 'Ensaio anterior',
+    nextEssay: 'Próximo ensaio',
+    relatedEssays: 'Ensaios relacionados',
   },
   fr: {
     draftBanner: 'Brouillon : seul npm run dev affiche cette page ; une version publiée l’omet jusqu’à npm run publish.',
@@ -313,6 +339,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Recherche…',
     previousResults: 'Résultats précédents',
     moreResults: 'Plus de résultats',
+    essayNavigation: 'Essai précédent et suivant',
+    previousEssay: 'Essai précédent',
+    nextEssay: 'Essai suivant',
+    relatedEssays: 'Essais apparentés',
   },
   ja: {
     draftBanner: '下書き：このページは npm run dev でのみ表示されます。npm run publish を実行するまで公開ビルドには含まれません。',
@@ -355,6 +385,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '検索中…',
     previousResults: '前の結果',
     moreResults: 'さらに表示',
+    essayNavigation: '前後のエッセイ',
+    previousEssay: '前のエッセイ',
+    nextEssay: '次のエッセイ',
+    relatedEssays: '関連するエッセイ',
   },
   de: {
     draftBanner: 'Entwurf: Nur npm run dev zeigt diese Seite; ein veröffentlichter Build lässt sie bis npm run publish weg.',
@@ -397,6 +431,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Suche läuft…',
     previousResults: 'Vorherige Ergebnisse',
     moreResults: 'Weitere Ergebnisse',
+    essayNavigation: 'Vorheriger und nächster Essay',
+    previousEssay: 'Vorheriger Essay',
+    nextEssay: 'Nächster Essay',
+    relatedEssays: 'Verwandte Essays',
   },
   ru: {
     draftBanner: 'Черновик: эту страницу показывает только npm run dev; опубликованная сборка не включает её до npm run publish.',
@@ -439,6 +477,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Идёт поиск…',
     previousResults: 'Предыдущие результаты',
     moreResults: 'Ещё результаты',
+    essayNavigation: 'Предыдущее и следующее эссе',
+    previousEssay: 'Предыдущее эссе',
+    nextEssay: 'Следующее эссе',
+    relatedEssays: 'Похожие эссе',
   },
   id: {
     draftBanner: 'Draf: hanya npm run dev yang menampilkan halaman ini; build yang diterbitkan tidak menyertakannya sampai npm run publish.',
@@ -481,6 +523,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Mencari…',
     previousResults: 'Hasil sebelumnya',
     moreResults: 'Hasil lainnya',
+    essayNavigation: 'Esai sebelumnya dan berikutnya',
+    previousEssay: 'Esai sebelumnya',
+    nextEssay: 'Esai berikutnya',
+    relatedEssays: 'Esai terkait',
   },
   hi: {
     draftBanner: 'ड्राफ़्ट: यह पेज केवल npm run dev में दिखता है; npm run publish तक प्रकाशित बिल्ड में यह शामिल नहीं होता।',
@@ -523,6 +569,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'खोज जारी है…',
     previousResults: 'पिछले परिणाम',
     moreResults: 'और परिणाम',
+    essayNavigation: 'पिछला और अगला निबंध',
+    previousEssay: 'पिछला निबंध',
+    nextEssay: 'अगला निबंध',
+    relatedEssays: 'संबंधित निबंध',
   },
   ko: {
     draftBanner: '초안: 이 페이지는 npm run dev에서만 보입니다. npm run publish 전까지 게시된 빌드에는 포함되지 않습니다.',
@@ -565,6 +615,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '검색 중…',
     previousResults: '이전 결과',
     moreResults: '더 보기',
+    essayNavigation: '이전 에세이와 다음 에세이',
+    previousEssay: '이전 에세이',
+    nextEssay: '다음 에세이',
+    relatedEssays: '관련 에세이',
   },
   tr: {
     draftBanner: 'Taslak: bu sayfayı yalnızca npm run dev gösterir; yayımlanan bir derleme npm run publish çalıştırılana kadar onu dışarıda bırakır.',
@@ -607,6 +661,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Aranıyor…',
     previousResults: 'Önceki sonuçlar',
     moreResults: 'Daha fazla sonuç',
+    essayNavigation: 'Önceki ve sonraki deneme',
+    previousEssay: 'Önceki deneme',
+    nextEssay: 'Sonraki deneme',
+    relatedEssays: 'İlgili denemeler',
   },
   vi: {
     draftBanner: 'Bản nháp: chỉ npm run dev hiển thị trang này; bản dựng đã xuất bản sẽ bỏ qua nó cho đến khi chạy npm run publish.',
@@ -649,6 +707,10 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Đang tìm…',
     previousResults: 'Kết quả trước',
     moreResults: 'Thêm kết quả',
+    essayNavigation: 'Bài luận trước và sau',
+    previousEssay: 'Bài luận trước',
+    nextEssay: 'Bài luận tiếp theo',
+    relatedEssays: 'Bài luận liên quan',
   },
 };
 

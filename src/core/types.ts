@@ -33,6 +33,8 @@ export interface EntryMeta {
   title: string;
   summary?: string;
   modified?: string;
+  /** Estimated minutes (src/core/reading-time.ts), as its body gives them: what the list pages' cards show. */
+  reading_time: number;
   /** Translation fields; absent on the English source. */
   provider?: string | null;
   automated?: boolean;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { get, useServer } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { LANGUAGE_CODES } from '../../src/core/languages.ts';
+import { messages, plural } from '../../src/core/messages.ts';
 
 // The reader's site as served over HTTP (issue 16): search without JavaScript, plurals, bidi,
 // the attribution, unavailable translations, the heading outline and the typography of posts.
@@ -236,4 +237,102 @@ describe('titles and summaries on the pages', () => {
     assert.ok(!home.text.includes(">The Cartographer's Dilemma</a>"));
     assert.ok((await get(site.url, '/search?q=cartographer')).text.includes(`>${curly}</a>`), 'search results');
   });
+});
+
+describe('what to read next', () => {
+  const postPath = (lang: string, slug: string) => (lang === 'en' ? `/${slug}` : `/${lang}/${slug}`);
+  const slugOf = (lang: string, href: string) => (lang === 'en' ? /^\/([^/]+)$/ : new RegExp(`^/${lang}/([^/]+)$`)).exec(href)?.[1];
+  const readNextOf = (html: string) => {
+    const nav = between(html, '<nav class="read-next"', '</nav>') ?? '';
+    const related = between(html, '<section class="related"', '</section>') ?? '';
+    const rel = (kind: string) => new RegExp(`<a href="([^"]+)" rel="${kind}">`).exec(nav)?.[1];
+    return { nav, previous: rel('prev'), next: rel('next'), related: [...related.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!) };
+  };
+
+  test('every post in every language: previous and next by date among the posts of that language, related ones sharing a term, all of them there', async () => {
+    const c = await corpus('content');
+    const terms = (slug: string) => {
+      const p = c.posts.find((x) => x.slug === slug)!.english;
+      return new Set([...p.categories.map((t) => `c:${t.toLowerCase()}`), ...p.tags.map((t) => `t:${t.toLowerCase()}`)]);
+    };
+    let pages = 0;
+    for (const lang of LANGUAGE_CODES) {
+      const inLang = c.byDate.filter((p) => c.stateOf(p.slug, lang) === 'available').map((p) => p.slug);
+      for (const [i, slug] of inLang.entries()) {
+        const page = await get(site.url, postPath(lang, slug));
+        assert.equal(page.status, 200, postPath(lang, slug));
+        const found = readNextOf(page.text);
+        const where = `${lang} ${slug}`;
+        assert.equal(found.next && slugOf(lang, found.next), inLang[i - 1], `${where}: next is the one published after`);
+        assert.equal(found.previous && slugOf(lang, found.previous), inLang[i + 1], `${where}: previous is the one published before`);
+        assert.ok(found.related.length <= 3, where);
+        const related = found.related.map((href) => slugOf(lang, href));
+        for (const r of related) {
+          assert.ok(r && inLang.includes(r), `${where}: related ${r} is a post of the language, at its language's address`);
+          assert.ok(![slug, inLang[i - 1], inLang[i + 1]].includes(r), `${where}: related ${r} is neither the post nor its neighbours`);
+          assert.ok([...terms(r)].some((t) => terms(slug).has(t)), `${where}: related ${r} shares a category or tag`);
+        }
+        assert.equal(new Set(related).size, related.length, `${where}: no related post twice`);
+        if (inLang.length > 1) assert.match(found.nav, new RegExp(`aria-label="${messages(lang).essayNavigation}"`), where);
+        pages++;
+      }
+    }
+    assert.ok(pages > 60, `${pages} post pages checked`);
+  });
+
+  test('an Arabic page leads to Arabic pages, labelled in Arabic', async () => {
+    const c = await corpus('content');
+    const slug = c.byDate.filter((p) => c.stateOf(p.slug, 'ar') === 'available')[1]!.slug;
+    const page = await get(site.url, `/ar/${slug}`);
+    const found = readNextOf(page.text);
+    assert.ok(found.previous && found.next, 'the second newest Arabic post has both neighbours');
+    const m = messages('ar');
+    assert.match(found.nav, new RegExp(`<span class="label">${m.previousEssay}</span>`));
+    assert.match(found.nav, new RegExp(`<span class="label">${m.nextEssay}</span>`));
+    for (const href of [found.previous, found.next, ...found.related]) {
+      assert.match(href!, /^\/ar\/[^/]+$/);
+      const target = await get(site.url, href!);
+      assert.equal(target.status, 200, href);
+      assert.match(target.text, /<html lang="ar" dir="rtl">/, href);
+    }
+  });
+});
+
+describe('list cards', () => {
+  const cards = (html: string) => [...(between(html, '<ol class="posts">', '</ol>') ?? '').matchAll(/<li [^>]*>([\s\S]*?)<\/li>/g)].map((m) => m[0]);
+
+  for (const lang of ['en', 'ar']) {
+    test(`${lang}: each card has its author and reading time; a cover is responsive, sized, and lazy past the first two cards`, async () => {
+      const home = await get(site.url, lang === 'en' ? '/' : `/${lang}/`);
+      const list = cards(home.text);
+      assert.ok(list.length >= 4, `${list.length} cards`);
+      const posts = (await get(site.url, `/api/posts?lang=${lang}&per_page=10`)).json.data as { slug: string; author: string; featured_image: string | null }[];
+      let covers = 0;
+      for (const [i, card] of list.entries()) {
+        const post = posts[i]!;
+        assert.ok(card.includes(`href="${lang === 'en' ? '' : `/${lang}`}/${post.slug}"`), `card ${i} is ${post.slug}`);
+        assert.match(card, new RegExp(`<bdi data-meta="author">${post.author}</bdi>`));
+        const minutes = (await get(site.url, `/api/posts/${post.slug}?lang=${lang}`)).json.data.reading_time;
+        assert.equal(readingTime(card), plural(lang, messages(lang).minutes, minutes, { n: minutes }), `${post.slug}: the post's reading time`);
+        const img = /<img [^>]*>/.exec(between(card, '<picture class="card-cover">', '</picture>') ?? '')?.[0];
+        assert.equal(Boolean(img), Boolean(post.featured_image), `${post.slug}: a cover exactly when the post has one`);
+        if (!img) continue;
+        covers++;
+        assert.match(img, new RegExp(`src="${post.featured_image}"`));
+        assert.match(img, /width="\d+" height="\d+"/, 'sized: no layout shift');
+        assert.match(img, /alt=""/, 'decorative beside its linked title');
+        if (i < 2) assert.doesNotMatch(img, /loading=/, 'the first cards load at once');
+        else assert.match(img, /loading="lazy"/);
+        const sources = [...card.matchAll(/<source type="(image\/\w+)" srcset="([^"]+)" sizes="([^"]+)"/g)];
+        assert.deepEqual(sources.map((s) => s[1]), ['image/avif', 'image/webp']);
+        for (const [, , srcset] of sources) {
+          for (const candidate of srcset!.split(', ')) {
+            const [url] = candidate.split(' ');
+            assert.equal((await fetch(site.url + url, { method: 'HEAD' })).status, 200, url);
+          }
+        }
+      }
+      assert.ok(covers >= 1, `${lang}: some cards have a cover`);
+    });
+  }
 });
