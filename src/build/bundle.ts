@@ -11,7 +11,7 @@ import { fileDigests } from './file-digests.ts';
 import { isImageName, measureImage } from './derive/images.ts';
 import { VariantMaker } from './derive/image-variants.ts';
 import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive-images.ts';
-import { readingTime } from './derive/reading-time.ts';
+import { pageReadingTime, readingTime } from '../core/reading-time.ts';
 import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './pooled.ts';
@@ -198,14 +198,16 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       folderLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
       entries++;
       const preview = previewOf(file);
+      const page_reading_time = pageReadingTime(rendered.text, file.lang);
       if (file === english) {
-        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, state: 'available', alts, ...(preview ? { preview } : {}) };
+        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, page_reading_time, state: 'available', alts, ...(preview ? { preview } : {}) };
       } else {
         const t = source.translations.find((x) => x === file)!;
         folderEntries[t.lang] = {
           title: t.title,
           summary: t.summary,
           modified: t.modified,
+          page_reading_time,
           provider: t.provider,
           automated: t.automated,
           verified: t.verified,

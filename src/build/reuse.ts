@@ -3,7 +3,8 @@ import { readJson } from '../fs/read-json.ts';
 import type { Reuse } from '../site/page-reuse.ts';
 import { placeFile } from './place-file.ts';
 import { join } from 'node:path';
-import { indexCatalog } from '../core/catalog-index.ts';
+import { indexCatalog, type CatalogIndex } from '../core/catalog-index.ts';
+import { readNext } from '../core/read-next.ts';
 import type { Catalog, PostRecord } from '../core/types.ts';
 import { holderOf, type Manifest, type ManifestFile } from '../publish/manifest.ts';
 import { fileAt, readManifest } from './client-files.ts';
@@ -17,8 +18,8 @@ import { paths } from '../core/urls.ts';
 
 /**
  * Incremental builds at the grain of a post. A post's page in each language, its detail answers and
- * its Markdown twins are a function of the post alone (its record, rendered bodies and media) and of
- * its root's scope (site settings, URLs, the languages that have posts, the pages and where the menu leads in each language), given the same code. When
+ * its Markdown twins are a function of the post (its record, rendered bodies and media, and what it
+ * offers to read next) and of its root's scope (site settings, URLs, the languages that have posts, the pages and where the menu leads in each language), given the same code. When
  * the live build was made by the same code, with the same scope, and a post's digest is unchanged,
  * those files are taken from the live build (where it holds them) with their recorded facts instead of being made again.
  * A list page (a home or term page) is a function of what it shows (src/site/list-page.ts) and of
@@ -31,8 +32,10 @@ export const REUSE_FILE = 'reuse.json';
 
 export interface BundleDigests {
   scope: string;
-  /** Per slug: the post's record, rendered bodies and media (what its pages and answers are made of). */
+  /** Per slug: the post's record, rendered bodies and media. */
   posts: Record<string, string>;
+  /** Per slug: its `posts` digest and what its pages show of other posts (what its pages and answers are made of). */
+  pages: Record<string, string>;
   /** Per slug: the post's source (its folder and what it takes from its root), to take its entry from the live bundle (live-bundle.ts). */
   sources: Record<string, string>;
 }
@@ -42,7 +45,19 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 /** A post's digest: its record and `bodies`, a digest of its rendered bodies and media bytes. */
 export const postDigest = (record: PostRecord, bodies: string) => sha(`${JSON.stringify(record)}\0${bodies}`);
 
-/** `posts` and `sources`: per slug, the post's digest and its source's. */
+/**
+ * What a post's pages show of other posts, in each language: the essays to read next, by slug and
+ * title (src/core/read-next.ts). A new title or date elsewhere changes the post's pages.
+ */
+function readNextShown(index: CatalogIndex, post: PostRecord) {
+  const availableIn = (p: PostRecord) => index.available.get(p) ?? [];
+  return availableIn(post).map((lang) => {
+    const { previous, next, related } = readNext(index.catalog.posts, availableIn, post.slug, lang);
+    return [previous, next, ...related].map((p) => p && [p.slug, p.entries[lang]!.title]);
+  });
+}
+
+/** `posts`, `pages` and `sources`: per slug, the post's digest, its pages' and its source's. */
 export function bundleDigests(catalog: Catalog, posts: ReadonlyMap<string, string>, sources: ReadonlyMap<string, string>): BundleDigests {
   const index = indexCatalog(catalog);
   const { languagesWithPosts } = index;
@@ -52,6 +67,7 @@ export function bundleDigests(catalog: Catalog, posts: ReadonlyMap<string, strin
   return {
     scope: sha(JSON.stringify({ scope, languagesWithPosts, menu })),
     posts: Object.fromEntries(records.map((p) => [p.slug, posts.get(p.slug)!])),
+    pages: Object.fromEntries(records.map((p) => [p.slug, sha(`${posts.get(p.slug)!}\0${JSON.stringify(readNextShown(index, p))}`)])),
     sources: Object.fromEntries(records.map((p) => [p.slug, sources.get(p.slug)!])),
   };
 }
@@ -63,7 +79,7 @@ export async function reusablePosts(live: BuildLayout | undefined, liveCode: str
   for (const root of roots) {
     const [before, now] = await Promise.all([readJson<BundleDigests>(join(live.bundle(root), DIGESTS_FILE)), readJson<BundleDigests>(join(next.bundle(root), DIGESTS_FILE))]);
     if (!before || !now || before.scope !== now.scope) continue;
-    posts[root] = Object.keys(now.posts).filter((slug) => before.posts[slug] === now.posts[slug]);
+    posts[root] = Object.keys(now.pages).filter((slug) => before.pages?.[slug] === now.pages[slug]);
   }
   return Object.values(posts).some((s) => s.length > 0) ? { from: live.dir, posts } : undefined;
 }

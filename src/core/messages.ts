@@ -66,6 +66,12 @@ export interface Messages {
   shareLink: string;
   shareMore: string;
   markdownTwin: string;
+  /** Name of the previous/next links under an essay (their nav landmark), and their labels: the essay published before it, after it. */
+  essayNavigation: string;
+  previousEssay: string;
+  nextEssay: string;
+  /** Heading of the essays related to the one above it (shared categories and tags). */
+  relatedEssays: string;
   /** The banner of a preview build's pages (`npm run dev`): a draft, a post scheduled for {date}. */
   draftBanner: string;
   scheduledBanner: string;
@@ -121,6 +127,10 @@ const en: Messages = {
   shareLink: 'Link to this essay',
   shareMore: 'Share…',
   markdownTwin: 'Markdown version',
+  essayNavigation: 'Previous and next essays',
+  previousEssay: 'Previous essay',
+  nextEssay: 'Next essay',
+  relatedEssays: 'Related essays',
 };
 
 export const MESSAGES: Record<string, Messages> = {
@@ -175,6 +185,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Enlace a este ensayo',
     shareMore: 'Compartir…',
     markdownTwin: 'Versión en Markdown',
+    essayNavigation: 'Ensayo anterior y siguiente',
+    previousEssay: 'Ensayo anterior',
+    nextEssay: 'Ensayo siguiente',
+    relatedEssays: 'Ensayos relacionados',
   },
   zh: {
     draftBanner: '草稿：只有 npm run dev 显示此页面；在运行 npm run publish 之前，发布的构建不会包含它。',
@@ -226,6 +240,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: '本文链接',
     shareMore: '分享…',
     markdownTwin: 'Markdown 版本',
+    essayNavigation: '上一篇和下一篇',
+    previousEssay: '上一篇',
+    nextEssay: '下一篇',
+    relatedEssays: '相关文章',
   },
   ar: {
     draftBanner: 'مسودة: لا يعرض هذه الصفحة إلا npm run dev؛ ويستبعدها البناء المنشور حتى npm run publish.',
@@ -277,6 +295,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'رابط هذه المقالة',
     shareMore: 'مشاركة…',
     markdownTwin: 'نسخة Markdown',
+    essayNavigation: 'المقالة السابقة والتالية',
+    previousEssay: 'المقالة السابقة',
+    nextEssay: 'المقالة التالية',
+    relatedEssays: 'مقالات ذات صلة',
   },
   'pt-br': {
     draftBanner: 'Rascunho: só o npm run dev mostra esta página; um build publicado a deixa de fora até o npm run publish.',
@@ -328,6 +350,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Link para este ensaio',
     shareMore: 'Compartilhar…',
     markdownTwin: 'Versão em Markdown',
+    essayNavigation: 'Ensaio anterior e seguinte',
+    previousEssay: 'Ensaio anterior',
+    nextEssay: 'Próximo ensaio',
+    relatedEssays: 'Ensaios relacionados',
   },
   fr: {
     draftBanner: 'Brouillon : seul npm run dev affiche cette page ; une version publiée l’omet jusqu’à npm run publish.',
@@ -379,6 +405,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Lien vers cet essai',
     shareMore: 'Partager…',
     markdownTwin: 'Version Markdown',
+    essayNavigation: 'Essai précédent et suivant',
+    previousEssay: 'Essai précédent',
+    nextEssay: 'Essai suivant',
+    relatedEssays: 'Essais apparentés',
   },
   ja: {
     draftBanner: '下書き：このページは npm run dev でのみ表示されます。npm run publish を実行するまで公開ビルドには含まれません。',
@@ -430,6 +460,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'このエッセイへのリンク',
     shareMore: '共有…',
     markdownTwin: 'Markdown 版',
+    essayNavigation: '前後のエッセイ',
+    previousEssay: '前のエッセイ',
+    nextEssay: '次のエッセイ',
+    relatedEssays: '関連するエッセイ',
   },
   de: {
     draftBanner: 'Entwurf: Nur npm run dev zeigt diese Seite; ein veröffentlichter Build lässt sie bis npm run publish weg.',
@@ -481,6 +515,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Link zu diesem Essay',
     shareMore: 'Teilen…',
     markdownTwin: 'Markdown-Fassung',
+    essayNavigation: 'Vorheriger und nächster Essay',
+    previousEssay: 'Vorheriger Essay',
+    nextEssay: 'Nächster Essay',
+    relatedEssays: 'Verwandte Essays',
   },
   ru: {
     draftBanner: 'Черновик: эту страницу показывает только npm run dev; опубликованная сборка не включает её до npm run publish.',
@@ -532,6 +570,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Ссылка на это эссе',
     shareMore: 'Поделиться…',
     markdownTwin: 'Версия в Markdown',
+    essayNavigation: 'Предыдущее и следующее эссе',
+    previousEssay: 'Предыдущее эссе',
+    nextEssay: 'Следующее эссе',
+    relatedEssays: 'Похожие эссе',
   },
   id: {
     draftBanner: 'Draf: hanya npm run dev yang menampilkan halaman ini; build yang diterbitkan tidak menyertakannya sampai npm run publish.',
@@ -583,6 +625,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Tautan ke esai ini',
     shareMore: 'Bagikan…',
     markdownTwin: 'Versi Markdown',
+    essayNavigation: 'Esai sebelumnya dan berikutnya',
+    previousEssay: 'Esai sebelumnya',
+    nextEssay: 'Esai berikutnya',
+    relatedEssays: 'Esai terkait',
   },
   hi: {
     draftBanner: 'ड्राफ़्ट: यह पेज केवल npm run dev में दिखता है; npm run publish तक प्रकाशित बिल्ड में यह शामिल नहीं होता।',
@@ -634,6 +680,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'इस निबंध का लिंक',
     shareMore: 'साझा करें…',
     markdownTwin: 'Markdown संस्करण',
+    essayNavigation: 'पिछला और अगला निबंध',
+    previousEssay: 'पिछला निबंध',
+    nextEssay: 'अगला निबंध',
+    relatedEssays: 'संबंधित निबंध',
   },
   ko: {
     draftBanner: '초안: 이 페이지는 npm run dev에서만 보입니다. npm run publish 전까지 게시된 빌드에는 포함되지 않습니다.',
@@ -685,6 +735,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: '이 에세이 링크',
     shareMore: '공유…',
     markdownTwin: '마크다운 버전',
+    essayNavigation: '이전 에세이와 다음 에세이',
+    previousEssay: '이전 에세이',
+    nextEssay: '다음 에세이',
+    relatedEssays: '관련 에세이',
   },
   tr: {
     draftBanner: 'Taslak: bu sayfayı yalnızca npm run dev gösterir; yayımlanan bir derleme npm run publish çalıştırılana kadar onu dışarıda bırakır.',
@@ -736,6 +790,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Bu denemenin bağlantısı',
     shareMore: 'Paylaş…',
     markdownTwin: 'Markdown sürümü',
+    essayNavigation: 'Önceki ve sonraki deneme',
+    previousEssay: 'Önceki deneme',
+    nextEssay: 'Sonraki deneme',
+    relatedEssays: 'İlgili denemeler',
   },
   vi: {
     draftBanner: 'Bản nháp: chỉ npm run dev hiển thị trang này; bản dựng đã xuất bản sẽ bỏ qua nó cho đến khi chạy npm run publish.',
@@ -787,6 +845,10 @@ export const MESSAGES: Record<string, Messages> = {
     shareLink: 'Liên kết tới bài luận này',
     shareMore: 'Chia sẻ…',
     markdownTwin: 'Bản Markdown',
+    essayNavigation: 'Bài luận trước và sau',
+    previousEssay: 'Bài luận trước',
+    nextEssay: 'Bài luận tiếp theo',
+    relatedEssays: 'Bài luận liên quan',
   },
 };
 

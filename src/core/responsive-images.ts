@@ -57,3 +57,6 @@ export function pictureSources(facts: ImageFacts, mediaRoot: string): PictureSou
  * picks the smallest file that fills it.
  */
 export const sizesOf = (facts: ImageFacts) => `(min-width: 42rem) min(39.5rem, ${facts.width}px), min(100vw - 2.5rem, ${facts.width}px)`;
+
+/** The width of a list card's cover (src/styles/site.css, `ol.posts`): beside the text from 40rem, the column's width below. */
+export const cardSizesOf = (facts: ImageFacts) => `(min-width: 40rem) 12rem, min(100vw - 2.5rem, ${facts.width}px)`;

@@ -33,6 +33,8 @@ export interface EntryMeta {
   title: string;
   summary?: string;
   modified?: string;
+  /** The reader's site's reading time (pageReadingTime in src/core/reading-time.ts): what its pages and cards show. */
+  page_reading_time: number;
   /** Translation fields; absent on the English source. */
   provider?: string | null;
   automated?: boolean;

@@ -135,7 +135,7 @@ ${POST_FIELDS}  "Plain text around the best match (the word searched whole where
 type Post implements PostFields {
 ${POST_FIELDS}  contentHtml: String!
   contentMarkdown: String!
-  "Estimated minutes, at least 1."
+  "Estimated minutes, at least 1, from its language's reading rate (see reading_time in /openapi.json)."
   readingTime: Int!
   "Every external URL in the body, in order of appearance."
   links: [String!]!

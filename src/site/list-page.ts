@@ -4,6 +4,7 @@ import { listAlternates, listSwitcher } from './alternates.ts';
 import { PAGE_SIZE, pageFile, pageSpecs, type PageSpec } from './page-specs.ts';
 import type { SiteRoot } from './site-root.ts';
 import type { Core } from '../core/index.ts';
+import type { Summary } from '../core/shape.ts';
 import type { TermCount } from '../core/taxonomies.ts';
 import { termName } from '../core/term-names.ts';
 
@@ -56,8 +57,16 @@ function pageData(root: SiteRoot, spec: ListSpec) {
   const description = spec.kind === 'home' ? (core.catalog.site.descriptions[spec.lang] ?? core.catalog.site.description) : heading;
   const categories = categoriesIn(core, spec.lang, spec.page === 1);
   // What the page shows of its list, no more: the list's total changes with every post that comes or goes.
-  return { items: list.data, pages: list.pagination.total_pages, term, heading, termHeading, description, alternates: listAlternates(root, spec), languages: listSwitcher(root, spec), categories };
+  return { items: list.data.map((item) => card(core, item)), pages: list.pagination.total_pages, term, heading, termHeading, description, alternates: listAlternates(root, spec), languages: listSwitcher(root, spec), categories };
 }
+
+/** A post as its list card shows it: the summary, its reading time in the item's language and its cover. */
+function card(core: Core, item: Summary) {
+  const post = core.index.bySlug.get(item.slug)!;
+  return { ...item, minutes: post.entries[item.language]!.page_reading_time, cover: post.images.find((i) => i.featured) };
+}
+
+export type Card = ReturnType<typeof card>;
 
 const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spec.kind === 'term';
 

@@ -6,6 +6,9 @@ import { existsSync } from 'node:fs';
 import { buildLayout } from '../../src/build/roots.ts';
 import { clientFiles, readManifest } from '../../src/build/client-files.ts';
 import { filesUnder } from '../../src/build/files-under.ts';
+import { indexCatalog } from '../../src/core/catalog-index.ts';
+import { readNext } from '../../src/core/read-next.ts';
+import type { Catalog, PostRecord } from '../../src/core/types.ts';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -62,6 +65,16 @@ async function assertSameOutput(a: string, b: string) {
   assert.deepEqual(await manifest(a), await manifest(b));
 }
 
+/** What each post of the live build's site offers to read next, in every language it is available in, by slug. */
+async function readNextShown(out: string): Promise<Map<string, string>> {
+  const index = indexCatalog(JSON.parse(await readFile(join((await live(out)).layout.bundle('main'), 'catalog.json'), 'utf8')) as Catalog);
+  const availableIn = (p: PostRecord) => index.available.get(p)!;
+  return new Map(index.catalog.posts.map((p) => [p.slug, JSON.stringify(availableIn(p).map((lang) => {
+    const { previous, next, related } = readNext(index.catalog.posts, availableIn, p.slug, lang);
+    return [previous, next, ...related].map((q) => q && [q.slug, q.entries[lang]!.title]);
+  }))]));
+}
+
 const postCount = async () => (await readdir(join(content, 'posts'))).length;
 
 before(async () => {
@@ -74,16 +87,21 @@ before(async () => {
 after(() => rm(dir, { recursive: true, force: true }));
 
 describe('incremental builds', () => {
-  test('a body edit and another post\'s new title: only those posts are made again, and the output equals a clean build\'s', async () => {
+  test('a body edit and another post\'s new title: only those posts and the posts whose read-next links change are made again, and the output equals a clean build\'s', async () => {
     const [edited, retitled] = (await readdir(join(content, 'posts'))).sort();
     const en = join(content, 'posts', edited!, 'en.md');
     await writeFile(en, `${await readFile(en, 'utf8')}\nOne more sentence, edited.\n`);
     const other = join(content, 'posts', retitled!, 'en.md');
     await writeFile(other, (await readFile(other, 'utf8')).replace(/^title: .*$/m, 'title: "A title changed by the test"'));
+    const readNextBefore = await readNextShown(join(dir, 'live'));
     const incremental = await build(join(dir, 'live'), join(dir, 'cache'), '--target', 'static');
-    // The site's posts but the two, and the sandbox's (untouched).
+    // The site's posts but the two and those whose pages offer other posts to read next now (the retitled
+    // one's translations are stale: it leaves their languages), and the sandbox's (untouched).
+    const readNextAfter = await readNextShown(join(dir, 'live'));
+    const offerOthers = [...readNextAfter].filter(([slug, shown]) => ![edited, retitled].includes(slug) && readNextBefore.get(slug) !== shown);
+    assert.ok(offerOthers.length > 0, 'some posts offer other posts to read next');
     const sandbox = (await readdir('sandbox/posts')).length;
-    assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 + sandbox} unchanged posts taken from build`));
+    assert.match(incremental, new RegExp(`incremental: ${(await postCount()) - 2 - offerOthers.length + sandbox} unchanged posts taken from build`));
     assert.match(incremental, /incremental: [1-9]\d* list pages taken from the live build/, 'the lists that show neither post are taken');
     assert.match(incremental, /^publish: unchanged posts' answers taken from the live build .*beside pages \(Astro\)/m, 'the unchanged posts\' answers are taken beside Astro');
     assert.match(incremental, /^publish: API answers and discovery .*beside pages \(Astro\)/m, 'the answers are made beside Astro');

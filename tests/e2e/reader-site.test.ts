@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { get, useServer } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { LANGUAGE_CODES } from '../../src/core/languages.ts';
+import { messages, plural } from '../../src/core/messages.ts';
 
 // The reader's site as served over HTTP (issue 16): search without JavaScript, plurals, bidi,
 // the attribution, unavailable translations, the heading outline and the typography of posts.
@@ -12,7 +13,9 @@ const between = (html: string, open: string, close: string) => {
   const at = html.indexOf(open);
   return at < 0 ? undefined : html.slice(at, html.indexOf(close, at) + close.length);
 };
-const readingTime = (html: string) => /data-meta="reading-time">([^<]*)</.exec(html)?.[1];
+const readingTime = (html: string) => /data-meta="reading-time"[^>]*>([^<]*)</.exec(html)?.[1];
+/** The minutes the site shows (pageReadingTime: per-language rates; the API's reading_time is the contract's formula). */
+const shownMinutes = (html: string) => Number(/data-meta="reading-time" data-minutes="(\d+)"/.exec(html)?.[1]);
 const textOf = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
 describe('search page without JavaScript', () => {
@@ -129,13 +132,13 @@ describe('plurals', () => {
     assert.equal(api.json.total, 2, 'two Arabic results');
     assert.match(textOf(between(ar.text, '<p class="meta" id="search-status"', '</p>')!), /^نتيجتان لـ «الويب»$/);
     const slow = await get(site.url, '/ar/the-slow-web');
-    const minutes = (await get(site.url, '/api/posts/the-slow-web?lang=ar')).json.data.reading_time;
+    const minutes = shownMinutes(slow.text);
     const arabic = new Intl.PluralRules('ar').select(minutes);
     const expected: Record<string, RegExp> = { one: /دقيقة واحدة/, two: /دقيقتين/, few: /\d+ دقائق/, many: /\d+ دقيقة/, other: /\d+ دقيقة/ };
     assert.match(readingTime(slow.text) ?? "", expected[arabic]!);
     const ruSlug = (await corpus('content')).availableIn('ru')[0]!.slug;
     const ru = await get(site.url, `/ru/${ruSlug}`);
-    const ruMinutes = (await get(site.url, `/api/posts/${ruSlug}?lang=ru`)).json.data.reading_time;
+    const ruMinutes = shownMinutes(ru.text);
     const ruForm = { one: 'минута', few: 'минуты', many: 'минут', other: 'минуты' }[new Intl.PluralRules('ru').select(ruMinutes) as 'one'];
     assert.equal(readingTime(ru.text), `${ruMinutes}\u00a0${ruForm} чтения`);
   });
@@ -215,7 +218,7 @@ describe('post pages', () => {
     const page = await get(site.url, '/tidal-energy');
     const meta = textOf(between(page.text, '<p class="meta">', '</p>')!);
     assert.match(meta, /\d{4} ·\u00a0\d+\u00a0min read$/, "each · is bound to the item after it");
-    assert.match(page.text, /<span class="nowrap" data-meta="reading-time">/);
+    assert.match(page.text, /<span class="nowrap" data-meta="reading-time" data-minutes="\d+">/);
     const body = page.text.slice(page.text.indexOf('<div class="body">'));
     assert.match(body, /moon’s/);
     assert.doesNotMatch(textOf(body.slice(0, body.indexOf('</div>'))).replace(/<code>.*?<\/code>/g, ''), /\w'\w/);
@@ -236,4 +239,118 @@ describe('titles and summaries on the pages', () => {
     assert.ok(!home.text.includes(">The Cartographer's Dilemma</a>"));
     assert.ok((await get(site.url, '/search?q=cartographer')).text.includes(`>${curly}</a>`), 'search results');
   });
+});
+
+describe('what to read next', () => {
+  const postPath = (lang: string, slug: string) => (lang === 'en' ? `/${slug}` : `/${lang}/${slug}`);
+  const slugOf = (lang: string, href: string) => (lang === 'en' ? /^\/([^/]+)$/ : new RegExp(`^/${lang}/([^/]+)$`)).exec(href)?.[1];
+  const readNextOf = (html: string) => {
+    const nav = between(html, '<nav class="read-next"', '</nav>') ?? '';
+    const related = between(html, '<section class="related"', '</section>') ?? '';
+    const rel = (kind: string) => new RegExp(`<a href="([^"]+)" rel="${kind}">`).exec(nav)?.[1];
+    return { nav, previous: rel('prev'), next: rel('next'), related: [...related.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!) };
+  };
+
+  test('every post in every language: previous and next by date among the posts of that language, related ones sharing a term, all of them there', async () => {
+    const c = await corpus('content');
+    const terms = (slug: string) => {
+      const p = c.posts.find((x) => x.slug === slug)!.english;
+      return new Set([...p.categories.map((t) => `c:${t.toLowerCase()}`), ...p.tags.map((t) => `t:${t.toLowerCase()}`)]);
+    };
+    let pages = 0;
+    for (const lang of LANGUAGE_CODES) {
+      const inLang = c.byDate.filter((p) => c.stateOf(p.slug, lang) === 'available').map((p) => p.slug);
+      for (const [i, slug] of inLang.entries()) {
+        const page = await get(site.url, postPath(lang, slug));
+        assert.equal(page.status, 200, postPath(lang, slug));
+        const found = readNextOf(page.text);
+        const where = `${lang} ${slug}`;
+        assert.equal(found.next && slugOf(lang, found.next), inLang[i - 1], `${where}: next is the one published after`);
+        assert.equal(found.previous && slugOf(lang, found.previous), inLang[i + 1], `${where}: previous is the one published before`);
+        assert.ok(found.related.length <= 3, where);
+        const related = found.related.map((href) => slugOf(lang, href));
+        for (const r of related) {
+          assert.ok(r && inLang.includes(r), `${where}: related ${r} is a post of the language, at its language's address`);
+          assert.ok(![slug, inLang[i - 1], inLang[i + 1]].includes(r), `${where}: related ${r} is neither the post nor its neighbours`);
+          assert.ok([...terms(r)].some((t) => terms(slug).has(t)), `${where}: related ${r} shares a category or tag`);
+        }
+        assert.equal(new Set(related).size, related.length, `${where}: no related post twice`);
+        if (inLang.length > 1) assert.match(found.nav, new RegExp(`aria-label="${messages(lang).essayNavigation}"`), where);
+        pages++;
+      }
+    }
+    assert.ok(pages > 60, `${pages} post pages checked`);
+  });
+
+  test('an Arabic page leads to Arabic pages, labelled in Arabic', async () => {
+    const c = await corpus('content');
+    const slug = c.byDate.filter((p) => c.stateOf(p.slug, 'ar') === 'available')[1]!.slug;
+    const page = await get(site.url, `/ar/${slug}`);
+    const found = readNextOf(page.text);
+    assert.ok(found.previous && found.next, 'the second newest Arabic post has both neighbours');
+    const m = messages('ar');
+    assert.match(found.nav, new RegExp(`<span class="label">${m.previousEssay}</span>`));
+    assert.match(found.nav, new RegExp(`<span class="label">${m.nextEssay}</span>`));
+    for (const href of [found.previous, found.next, ...found.related]) {
+      assert.match(href!, /^\/ar\/[^/]+$/);
+      const target = await get(site.url, href!);
+      assert.equal(target.status, 200, href);
+      assert.match(target.text, /<html lang="ar" dir="rtl">/, href);
+    }
+  });
+});
+
+test('the reading time a post page shows: one essay within a minute of itself in every language it is available in', async () => {
+  const c = await corpus('content');
+  for (const p of c.posts) {
+    const minutes: Record<string, number> = {};
+    for (const lang of ['en', ...p.translations.map((t) => t.lang)].filter((l) => c.stateOf(p.slug, l) === 'available')) {
+      const page = await get(site.url, `${lang === 'en' ? '' : `/${lang}`}/${p.slug}`);
+      assert.equal(page.status, 200, `${p.slug} ${lang}`);
+      minutes[lang] = shownMinutes(page.text);
+    }
+    assert.ok(Object.keys(minutes).length >= 2, `${p.slug} has translations`);
+    const values = Object.values(minutes);
+    assert.ok(values.every((n) => n >= 1) && Math.max(...values) - Math.min(...values) <= 1, `${p.slug}: ${JSON.stringify(minutes)}`);
+  }
+});
+
+describe('list cards', () => {
+  const cards = (html: string) => [...(between(html, '<ol class="posts">', '</ol>') ?? '').matchAll(/<li [^>]*>([\s\S]*?)<\/li>/g)].map((m) => m[0]);
+
+  for (const lang of ['en', 'ar']) {
+    test(`${lang}: each card has its author and reading time; a cover is responsive, sized, and lazy past the first two cards`, async () => {
+      const home = await get(site.url, lang === 'en' ? '/' : `/${lang}/`);
+      const list = cards(home.text);
+      assert.ok(list.length >= 4, `${list.length} cards`);
+      const posts = (await get(site.url, `/api/posts?lang=${lang}&per_page=10`)).json.data as { slug: string; author: string; featured_image: string | null }[];
+      let covers = 0;
+      for (const [i, card] of list.entries()) {
+        const post = posts[i]!;
+        assert.ok(card.includes(`href="${lang === 'en' ? '' : `/${lang}`}/${post.slug}"`), `card ${i} is ${post.slug}`);
+        assert.match(card, new RegExp(`<bdi data-meta="author">${post.author}</bdi>`));
+        const minutes = shownMinutes((await get(site.url, `${lang === 'en' ? '' : `/${lang}`}/${post.slug}`)).text);
+        assert.ok(minutes >= 1, post.slug);
+        assert.equal(readingTime(card), plural(lang, messages(lang).minutes, minutes, { n: minutes }), `${post.slug}: the post page's reading time`);
+        const img = /<img [^>]*>/.exec(between(card, '<picture class="card-cover">', '</picture>') ?? '')?.[0];
+        assert.equal(Boolean(img), Boolean(post.featured_image), `${post.slug}: a cover exactly when the post has one`);
+        if (!img) continue;
+        covers++;
+        assert.match(img, new RegExp(`src="${post.featured_image}"`));
+        assert.match(img, /width="\d+" height="\d+"/, 'sized: no layout shift');
+        assert.match(img, /alt=""/, 'decorative beside its linked title');
+        if (i < 2) assert.doesNotMatch(img, /loading=/, 'the first cards load at once');
+        else assert.match(img, /loading="lazy"/);
+        const sources = [...card.matchAll(/<source type="(image\/\w+)" srcset="([^"]+)" sizes="([^"]+)"/g)];
+        assert.deepEqual(sources.map((s) => s[1]), ['image/avif', 'image/webp']);
+        for (const [, , srcset] of sources) {
+          for (const candidate of srcset!.split(', ')) {
+            const [url] = candidate.split(' ');
+            assert.equal((await fetch(site.url + url, { method: 'HEAD' })).status, 200, url);
+          }
+        }
+      }
+      assert.ok(covers >= 1, `${lang}: some cards have a cover`);
+    });
+  }
 });

@@ -199,6 +199,18 @@ describe('post detail', () => {
     }
   });
 
+  test("reading_time is the contract's: words/230, characters/500 for zh, ja and ko (DECISIONS.md)", async () => {
+    const c = await corpus('content');
+    for (const p of c.posts) {
+      for (const t of p.translations.filter((x) => x.source_hash)) {
+        const r = await get(site.url, `/api/posts/${p.slug}?lang=${t.lang}`);
+        if (r.status !== 200) continue;
+        const units = ['zh', 'ja', 'ko'].includes(t.lang) ? (t.body.match(/[\p{L}\p{N}]/gu) ?? []).length / 500 : t.body.split(/\s+/).filter(Boolean).length / 230;
+        assert.ok(Math.abs(r.json.data.reading_time - units) <= 1, `${p.slug} ${t.lang}: ${r.json.data.reading_time} for ${units.toFixed(2)}`);
+      }
+    }
+  });
+
   test('images and video are reported with absolute URLs', async () => {
     const r = await get(site.url, '/api/posts/tidal-energy');
     const types = r.json.data.media.map((m: { type: string }) => m.type);

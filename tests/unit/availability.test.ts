@@ -8,8 +8,8 @@ const body: EntryBody = { content_html: '<p>x</p>', content_markdown: 'x', readi
 const post = (slug: string, date: string, entries: PostRecord['entries']): PostRecord => ({
   slug, date, author: 'A', featured_image: null, categories: [{ slug: 'c', name: 'C' }], tags: [], images: [], entries,
 });
-const en = { title: 'T', state: 'available' as const };
-const tr = (state: 'available' | 'stale') => ({ title: 'T fr', provider: 'p', automated: true, verified: false, state });
+const en = { title: 'T', page_reading_time: 1, state: 'available' as const };
+const tr = (state: 'available' | 'stale') => ({ title: 'T fr', page_reading_time: 1, provider: 'p', automated: true, verified: false, state });
 
 function core(serveStale: boolean) {
   const catalog: Catalog = {

@@ -1,16 +1,42 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readingTime } from '../../src/build/derive/reading-time.ts';
+import { countUnits, pageReadingTime, READING_RATES, readingTime } from '../../src/core/reading-time.ts';
+import { LANGUAGE_CODES } from '../../src/core/languages.ts';
 import { sourceHash } from '../../src/build/derive/source-hash.ts';
 import { slugify } from '../../src/build/slugify.ts';
 import { render } from '../../src/build/derive/render.ts';
 import { variantWidths } from '../../src/core/responsive-images.ts';
 
-test('reading time: words/230, characters/500 for zh ja ko, at least 1', () => {
+test('the API\'s reading_time: words/230, characters/500 for zh, ja and ko, whole minutes, at least 1 (DECISIONS.md)', () => {
   assert.equal(readingTime('word '.repeat(460), 'en'), 2);
-  assert.equal(readingTime('word', 'fr'), 1);
-  assert.equal(readingTime('字'.repeat(1500), 'zh'), 3);
-  assert.equal(readingTime('字'.repeat(1500), 'vi'), 1, 'one long "word" in a spaced script');
+  assert.equal(readingTime('mot '.repeat(765), 'fr'), 3, 'French words at 230 too');
+  assert.equal(readingTime('字'.repeat(1260), 'zh'), 3, '2.52 rounds to 3');
+  assert.equal(readingTime('글'.repeat(1000), 'ko'), 2, 'Korean by characters');
+  assert.equal(readingTime('tiếng '.repeat(1320), 'vi'), 6, 'Vietnamese by what spaces separate');
+  assert.equal(readingTime('', 'en'), 1, 'at least one minute');
+});
+
+test('the site\'s reading time: units over the language\'s rate, whole minutes, at least 1', () => {
+  assert.equal(pageReadingTime('word '.repeat(460), 'en'), 2);
+  assert.equal(pageReadingTime('word', 'fr'), 1, 'at least one minute');
+  assert.equal(pageReadingTime('mot '.repeat(765), 'fr'), 3, 'French at 255 words a minute');
+  assert.equal(pageReadingTime('كلمة '.repeat(760), 'ar'), 4, 'Arabic at 190 words a minute');
+  assert.equal(pageReadingTime('字'.repeat(1260), 'zh'), 3, 'Chinese at 420 characters a minute');
+  assert.equal(pageReadingTime('字'.repeat(1770), 'ja'), 3, 'Japanese at 590 characters a minute');
+  assert.equal(pageReadingTime('tiếng '.repeat(1320), 'vi'), 4, 'Vietnamese syllables at 330 a minute');
+  assert.equal(pageReadingTime('word '.repeat(460), 'xx'), 2, 'an unlisted language reads at the English rate');
+});
+
+test('reading units: letters and digits for characters (not spaces or punctuation), space-separated otherwise', () => {
+  assert.equal(countUnits('读书，3 次。', 'character'), 4);
+  assert.equal(countUnits(' Tôi  đọc sách. ', 'syllable'), 3);
+  assert.equal(countUnits('한국어 문장입니다', 'word'), 2);
+  assert.equal(countUnits('', 'word'), 0);
+});
+
+test('reading rates: every language has one, counted in a unit that suits its script', () => {
+  for (const code of LANGUAGE_CODES) assert.ok(READING_RATES[code], code);
+  assert.deepEqual(LANGUAGE_CODES.filter((c) => READING_RATES[c]!.unit === 'character').sort(), ['ja', 'zh'], 'written without spaces');
 });
 
 test('source hash ignores line endings and outer white space, not content', () => {
