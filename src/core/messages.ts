@@ -54,6 +54,10 @@ export interface Messages {
   searching: string;
   previousResults: string;
   moreResults: string;
+  /** Name of a long essay's table of contents (its nav landmark and its title). */
+  contents: string;
+  /** Accessible name of a heading's anchor link ("#"), {title} the heading. */
+  sectionLink: string;
   /** The banner of a preview build's pages (`npm run dev`): a draft, a post scheduled for {date}. */
   draftBanner: string;
   scheduledBanner: string;
@@ -100,6 +104,8 @@ const en: Messages = {
   searching: 'Searching…',
   previousResults: 'Previous results',
   moreResults: 'More results',
+  contents: 'Contents',
+  sectionLink: 'Link to this section: {title}',
 };
 
 export const MESSAGES: Record<string, Messages> = {
@@ -145,6 +151,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Buscando…',
     previousResults: 'Resultados anteriores',
     moreResults: 'Más resultados',
+    contents: 'Índice',
+    sectionLink: 'Enlace a esta sección: {title}',
   },
   zh: {
     draftBanner: '草稿：只有 npm run dev 显示此页面；在运行 npm run publish 之前，发布的构建不会包含它。',
@@ -187,6 +195,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '正在搜索…',
     previousResults: '上一页结果',
     moreResults: '更多结果',
+    contents: '目录',
+    sectionLink: '本节链接：{title}',
   },
   ar: {
     draftBanner: 'مسودة: لا يعرض هذه الصفحة إلا npm run dev؛ ويستبعدها البناء المنشور حتى npm run publish.',
@@ -229,6 +239,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'جارٍ البحث…',
     previousResults: 'النتائج السابقة',
     moreResults: 'مزيد من النتائج',
+    contents: 'المحتويات',
+    sectionLink: 'رابط هذا القسم: {title}',
   },
   'pt-br': {
     draftBanner: 'Rascunho: só o npm run dev mostra esta página; um build publicado a deixa de fora até o npm run publish.',
@@ -271,6 +283,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Buscando…',
     previousResults: 'Resultados anteriores',
     moreResults: 'Mais resultados',
+    contents: 'Sumário',
+    sectionLink: 'Link para esta seção: {title}',
   },
   fr: {
     draftBanner: 'Brouillon : seul npm run dev affiche cette page ; une version publiée l’omet jusqu’à npm run publish.',
@@ -313,6 +327,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Recherche…',
     previousResults: 'Résultats précédents',
     moreResults: 'Plus de résultats',
+    contents: 'Sommaire',
+    sectionLink: 'Lien vers cette section\u00a0: {title}',
   },
   ja: {
     draftBanner: '下書き：このページは npm run dev でのみ表示されます。npm run publish を実行するまで公開ビルドには含まれません。',
@@ -355,6 +371,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '検索中…',
     previousResults: '前の結果',
     moreResults: 'さらに表示',
+    contents: '目次',
+    sectionLink: 'この節へのリンク：{title}',
   },
   de: {
     draftBanner: 'Entwurf: Nur npm run dev zeigt diese Seite; ein veröffentlichter Build lässt sie bis npm run publish weg.',
@@ -397,6 +415,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Suche läuft…',
     previousResults: 'Vorherige Ergebnisse',
     moreResults: 'Weitere Ergebnisse',
+    contents: 'Inhalt',
+    sectionLink: 'Link zu diesem Abschnitt: {title}',
   },
   ru: {
     draftBanner: 'Черновик: эту страницу показывает только npm run dev; опубликованная сборка не включает её до npm run publish.',
@@ -439,6 +459,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Идёт поиск…',
     previousResults: 'Предыдущие результаты',
     moreResults: 'Ещё результаты',
+    contents: 'Содержание',
+    sectionLink: 'Ссылка на этот раздел: {title}',
   },
   id: {
     draftBanner: 'Draf: hanya npm run dev yang menampilkan halaman ini; build yang diterbitkan tidak menyertakannya sampai npm run publish.',
@@ -481,6 +503,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Mencari…',
     previousResults: 'Hasil sebelumnya',
     moreResults: 'Hasil lainnya',
+    contents: 'Daftar isi',
+    sectionLink: 'Tautan ke bagian ini: {title}',
   },
   hi: {
     draftBanner: 'ड्राफ़्ट: यह पेज केवल npm run dev में दिखता है; npm run publish तक प्रकाशित बिल्ड में यह शामिल नहीं होता।',
@@ -523,6 +547,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'खोज जारी है…',
     previousResults: 'पिछले परिणाम',
     moreResults: 'और परिणाम',
+    contents: 'विषय-सूची',
+    sectionLink: 'इस खंड का लिंक: {title}',
   },
   ko: {
     draftBanner: '초안: 이 페이지는 npm run dev에서만 보입니다. npm run publish 전까지 게시된 빌드에는 포함되지 않습니다.',
@@ -565,6 +591,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: '검색 중…',
     previousResults: '이전 결과',
     moreResults: '더 보기',
+    contents: '목차',
+    sectionLink: '이 절로 가는 링크: {title}',
   },
   tr: {
     draftBanner: 'Taslak: bu sayfayı yalnızca npm run dev gösterir; yayımlanan bir derleme npm run publish çalıştırılana kadar onu dışarıda bırakır.',
@@ -607,6 +635,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Aranıyor…',
     previousResults: 'Önceki sonuçlar',
     moreResults: 'Daha fazla sonuç',
+    contents: 'İçindekiler',
+    sectionLink: 'Bu bölümün bağlantısı: {title}',
   },
   vi: {
     draftBanner: 'Bản nháp: chỉ npm run dev hiển thị trang này; bản dựng đã xuất bản sẽ bỏ qua nó cho đến khi chạy npm run publish.',
@@ -649,6 +679,8 @@ export const MESSAGES: Record<string, Messages> = {
     searching: 'Đang tìm…',
     previousResults: 'Kết quả trước',
     moreResults: 'Thêm kết quả',
+    contents: 'Mục lục',
+    sectionLink: 'Liên kết đến phần này: {title}',
   },
 };
 
