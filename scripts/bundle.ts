@@ -33,6 +33,7 @@ if (errors.length > 0) {
 }
 console.log(`site url ${siteUrl}`);
 for (const { name, content } of bundled) {
+  for (const w of content.warnings) console.error(`warning: ${w}`);
   const { drafts, scheduled, next } = content.leftOut;
   if (drafts + scheduled > 0) console.log(`left out of ${name}: ${drafts} draft${drafts === 1 ? '' : 's'}, ${scheduled} scheduled`);
   if (next) console.log(scheduledLine(name, next));

@@ -28,11 +28,12 @@ import { nextScheduled, postVisibility, translationVisibility, type Dated, type 
 import { indexCatalog } from '../core/catalog-index.ts';
 import { bodyLineOffset, checkLinks, LINKS_FILE, type FileLinks, type PostLinks } from './check/links.ts';
 import { sitePaths } from './check/site-paths.ts';
+import { coverAltWarnings } from './check/cover-alt.ts';
 
 const POST_CONCURRENCY = 8;
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '5';
+const RENDER_VERSION = '6';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -65,6 +66,8 @@ export interface LeftOut {
 export interface BundleResult {
   catalog: Catalog;
   leftOut: LeftOut;
+  /** What the author should fix but the build goes on without: one line each, the file named. */
+  warnings: string[];
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
   stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number; references: number; checkMs: number };
 }
@@ -76,15 +79,16 @@ export const BUNDLE_READY = 'bundle ready for the pages';
 export interface BundleContent {
   catalog: Catalog;
   leftOut: LeftOut;
+  warnings: string[];
   stats: Omit<BundleResult['stats'], 'searchTaken' | 'searchUpdated'>;
   searchIndexes(): Promise<{ taken: number; updated: number }>;
 }
 
 /** The whole bundle of a content root. */
 export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
-  const { catalog, leftOut, stats, searchIndexes } = await bundleContent(opts);
+  const { catalog, leftOut, warnings, stats, searchIndexes } = await bundleContent(opts);
   const search = await searchIndexes();
-  return { catalog, leftOut, stats: { ...stats, searchTaken: search.taken, searchUpdated: search.updated } };
+  return { catalog, leftOut, warnings, stats: { ...stats, searchTaken: search.taken, searchUpdated: search.updated } };
 }
 
 /** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
@@ -146,6 +150,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     }
   };
 
+  /** A post's featured image: its file's name and its English alt text. */
+  type Cover = { name: string; alt?: string };
   type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string; links: FileLinks[] };
   /** A post unchanged since the live build: its entry taken whole (bodies and media linked). */
   const takePost = async (entry: LiveEntry, assets: readonly string[]): Promise<Bundled> => {
@@ -158,7 +164,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
    * A post's or page's folder rendered into the bundle: its bodies and media written, its entries
    * (each marked with its preview, a draft's or a scheduled post's, in a preview build), images and links.
    */
-  const bundleFolder = async (source: FolderSource<PageEnglishSource>, featured: string | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
+  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
     const { english, slug } = source;
     const mediaPath = paths.media(scope, slug, '');
     const facts: Record<string, ImageFacts> = {};
@@ -166,13 +172,13 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const ctx = { mediaPath, mediaRoot: paths.mediaRoot(scope), images: facts, siteUrl, assets: source.assets };
     const renderFile = (file: SourceFile) =>
       cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), JSON.stringify(facts), file.body), () =>
-        renders.render(file.format, file.body, ctx),
+        renders.render(file.format, file.body, { ...ctx, lang: file.lang }),
       );
     const englishHash = sourceHash(english.title, english.body);
     const folderEntries: Record<string, EntryMeta> = {};
     const folderTexts = new Map<string, string>();
     const folderLinks: FileLinks[] = [];
-    const imageNames = new Set<string>(featured ? [featured] : []);
+    const imageNames = new Set<string>(cover ? [cover.name] : []);
     const bodyDir = join(opts.outDir, 'bodies', slug);
     await mkdir(bodyDir, { recursive: true });
     const bytes = createHash('sha256');
@@ -182,6 +188,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       const rendered = await renderFile(file);
       rendered.localImages.forEach((img) => imageNames.add(img.name));
       const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
+      // The cover's alt text: the file's own front matter's, else the English one.
+      const coverAlt = cover && ((file as { featured_image_alt?: string }).featured_image_alt ?? cover.alt);
+      if (cover && coverAlt) alts[mediaPath + cover.name] = coverAlt;
       const body: EntryBody = {
         content_html: rendered.html,
         content_markdown: rendered.markdown,
@@ -221,7 +230,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const images: ImageInfo[] = [];
     for (const name of imageNames) {
       const { width, height, digest } = facts[name] ?? (await measureImage(source.dir, name));
-      images.push({ path: mediaPath + name, width, height, digest, featured: name === featured });
+      images.push({ path: mediaPath + name, width, height, digest, featured: name === cover?.name });
     }
     encodeVariants(source.dir, mediaPath, images);
     if (source.assets.length > 0) {
@@ -243,7 +252,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       return undefined;
     }
     const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
-    const folder = await bundleFolder(source, english.featured_image, previewOf);
+    const folder = await bundleFolder(source, english.featured_image ? { name: english.featured_image, alt: english.featured_image_alt } : undefined, previewOf);
     const record: PostRecord = {
       slug,
       date: english.date,
@@ -354,6 +363,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   return {
     catalog,
     leftOut: held,
+    warnings: coverAltWarnings(posts, postsDir, links),
     stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
   };

@@ -33,6 +33,7 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.mp4': 'video/mp4',
   '.webm': 'video/webm',
+  '.vtt': 'text/vtt; charset=utf-8',
   '.pdf': 'application/pdf',
   '.woff2': 'font/woff2',
 };

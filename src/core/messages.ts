@@ -72,6 +72,10 @@ export interface Messages {
   nextEssay: string;
   /** Heading of the essays related to the one above it (shared categories and tags). */
   relatedEssays: string;
+  /** Name of a long essay's table of contents (its nav landmark and its title). */
+  contents: string;
+  /** Accessible name of a heading's anchor link ("#"), {title} the heading. */
+  sectionLink: string;
   /** The banner of a preview build's pages (`npm run dev`): a draft, a post scheduled for {date}. */
   draftBanner: string;
   scheduledBanner: string;
@@ -131,6 +135,8 @@ const en: Messages = {
   previousEssay: 'Previous essay',
   nextEssay: 'Next essay',
   relatedEssays: 'Related essays',
+  contents: 'Contents',
+  sectionLink: 'Link to this section: {title}',
 };
 
 export const MESSAGES: Record<string, Messages> = {
@@ -189,6 +195,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Ensayo anterior',
     nextEssay: 'Ensayo siguiente',
     relatedEssays: 'Ensayos relacionados',
+    contents: 'Índice',
+    sectionLink: 'Enlace a esta sección: {title}',
   },
   zh: {
     draftBanner: '草稿：只有 npm run dev 显示此页面；在运行 npm run publish 之前，发布的构建不会包含它。',
@@ -244,6 +252,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: '上一篇',
     nextEssay: '下一篇',
     relatedEssays: '相关文章',
+    contents: '目录',
+    sectionLink: '本节链接：{title}',
   },
   ar: {
     draftBanner: 'مسودة: لا يعرض هذه الصفحة إلا npm run dev؛ ويستبعدها البناء المنشور حتى npm run publish.',
@@ -299,6 +309,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'المقالة السابقة',
     nextEssay: 'المقالة التالية',
     relatedEssays: 'مقالات ذات صلة',
+    contents: 'المحتويات',
+    sectionLink: 'رابط هذا القسم: {title}',
   },
   'pt-br': {
     draftBanner: 'Rascunho: só o npm run dev mostra esta página; um build publicado a deixa de fora até o npm run publish.',
@@ -354,6 +366,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Ensaio anterior',
     nextEssay: 'Próximo ensaio',
     relatedEssays: 'Ensaios relacionados',
+    contents: 'Sumário',
+    sectionLink: 'Link para esta seção: {title}',
   },
   fr: {
     draftBanner: 'Brouillon : seul npm run dev affiche cette page ; une version publiée l’omet jusqu’à npm run publish.',
@@ -409,6 +423,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Essai précédent',
     nextEssay: 'Essai suivant',
     relatedEssays: 'Essais apparentés',
+    contents: 'Sommaire',
+    sectionLink: 'Lien vers cette section\u00a0: {title}',
   },
   ja: {
     draftBanner: '下書き：このページは npm run dev でのみ表示されます。npm run publish を実行するまで公開ビルドには含まれません。',
@@ -464,6 +480,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: '前のエッセイ',
     nextEssay: '次のエッセイ',
     relatedEssays: '関連するエッセイ',
+    contents: '目次',
+    sectionLink: 'この節へのリンク：{title}',
   },
   de: {
     draftBanner: 'Entwurf: Nur npm run dev zeigt diese Seite; ein veröffentlichter Build lässt sie bis npm run publish weg.',
@@ -519,6 +537,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Vorheriger Essay',
     nextEssay: 'Nächster Essay',
     relatedEssays: 'Verwandte Essays',
+    contents: 'Inhalt',
+    sectionLink: 'Link zu diesem Abschnitt: {title}',
   },
   ru: {
     draftBanner: 'Черновик: эту страницу показывает только npm run dev; опубликованная сборка не включает её до npm run publish.',
@@ -574,6 +594,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Предыдущее эссе',
     nextEssay: 'Следующее эссе',
     relatedEssays: 'Похожие эссе',
+    contents: 'Содержание',
+    sectionLink: 'Ссылка на этот раздел: {title}',
   },
   id: {
     draftBanner: 'Draf: hanya npm run dev yang menampilkan halaman ini; build yang diterbitkan tidak menyertakannya sampai npm run publish.',
@@ -629,6 +651,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Esai sebelumnya',
     nextEssay: 'Esai berikutnya',
     relatedEssays: 'Esai terkait',
+    contents: 'Daftar isi',
+    sectionLink: 'Tautan ke bagian ini: {title}',
   },
   hi: {
     draftBanner: 'ड्राफ़्ट: यह पेज केवल npm run dev में दिखता है; npm run publish तक प्रकाशित बिल्ड में यह शामिल नहीं होता।',
@@ -684,6 +708,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'पिछला निबंध',
     nextEssay: 'अगला निबंध',
     relatedEssays: 'संबंधित निबंध',
+    contents: 'विषय-सूची',
+    sectionLink: 'इस खंड का लिंक: {title}',
   },
   ko: {
     draftBanner: '초안: 이 페이지는 npm run dev에서만 보입니다. npm run publish 전까지 게시된 빌드에는 포함되지 않습니다.',
@@ -739,6 +765,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: '이전 에세이',
     nextEssay: '다음 에세이',
     relatedEssays: '관련 에세이',
+    contents: '목차',
+    sectionLink: '이 절로 가는 링크: {title}',
   },
   tr: {
     draftBanner: 'Taslak: bu sayfayı yalnızca npm run dev gösterir; yayımlanan bir derleme npm run publish çalıştırılana kadar onu dışarıda bırakır.',
@@ -794,6 +822,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Önceki deneme',
     nextEssay: 'Sonraki deneme',
     relatedEssays: 'İlgili denemeler',
+    contents: 'İçindekiler',
+    sectionLink: 'Bu bölümün bağlantısı: {title}',
   },
   vi: {
     draftBanner: 'Bản nháp: chỉ npm run dev hiển thị trang này; bản dựng đã xuất bản sẽ bỏ qua nó cho đến khi chạy npm run publish.',
@@ -849,6 +879,8 @@ export const MESSAGES: Record<string, Messages> = {
     previousEssay: 'Bài luận trước',
     nextEssay: 'Bài luận tiếp theo',
     relatedEssays: 'Bài luận liên quan',
+    contents: 'Mục lục',
+    sectionLink: 'Liên kết đến phần này: {title}',
   },
 };
 

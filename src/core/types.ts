@@ -119,6 +119,8 @@ export interface MediaItem {
 export interface Section {
   level: number;
   text: string;
+  /** The heading's id in `content_html` (its fragment on the page). */
+  id: string;
 }
 
 /** The heavy part of a post in one language, stored apart from the catalog. */

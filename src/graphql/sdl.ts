@@ -181,6 +181,8 @@ type Structure {
 type Section {
   level: Int!
   text: String!
+  "The heading's id in contentHtml: the fragment that links to it on the page."
+  id: String!
 }
 
 "What the returned items are (REST's response meta)."

@@ -1,18 +1,24 @@
 import { unified } from 'unified';
 import rehypeParse from 'rehype-parse';
 import rehypeStringify from 'rehype-stringify';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { toText } from 'hast-util-to-text';
 import type { Element, ElementContent, Root, Text } from 'hast';
 import { smartener, spaced } from './reader-text.ts';
+import { format, messages } from '../core/messages.ts';
 
 /**
  * A post body as the reader's page prints it (the API's `content_html` and `structure.sections`
- * stay as the author wrote them): a heading outline without skipped levels under the page's h1,
- * the language's quotation marks, and numbers kept on the line of their unit.
+ * stay as the author wrote them): a heading outline without skipped levels under the page's
+ * heading, the language's quotation marks, numbers kept on the line of their unit, and a link to
+ * each section.
  */
 
-/** Each heading one level below the nearest heading before it that the author put above it. */
-export function outline() {
+/**
+ * Each heading one level below the nearest heading before it that the author put above it; the
+ * body's first level is one below `top`, the heading the page puts above the body.
+ */
+export function outline(options: { top: number }) {
   return (tree: Root) => {
     const stack: { author: number; shown: number }[] = [];
     visit(tree, 'element', (el: Element) => {
@@ -20,7 +26,7 @@ export function outline() {
       if (!level) return;
       const author = Number(level[1]);
       while (stack.length > 0 && stack.at(-1)!.author >= author) stack.pop();
-      const shown = Math.min(6, (stack.at(-1)?.shown ?? 1) + 1);
+      const shown = Math.min(6, (stack.at(-1)?.shown ?? options.top) + 1);
       stack.push({ author, shown });
       el.tagName = `h${shown}`;
     });
@@ -67,12 +73,36 @@ export function typography(options: { lang: string }) {
   };
 }
 
-const processors = new Map<string, ReturnType<typeof processorFor>>();
-const processorFor = (lang: string) => unified().use(rehypeParse, { fragment: true }).use(outline).use(typography, { lang }).use(rehypeStringify);
+/**
+ * A link to each heading that has an id, after it (as Starlight does): a "#" shown on hover and
+ * focus, named "Link to this section: <heading>" for a screen reader. Outside the heading, so the
+ * heading's own name, which a screen reader lists, stays its text.
+ */
+export function sectionLinks(options: { lang: string }) {
+  const label = messages(options.lang).sectionLink;
+  return (tree: Root) => {
+    visit(tree, 'element', (el: Element, index, parent) => {
+      if (!/^h[2-6]$/.test(el.tagName) || typeof el.properties.id !== 'string' || index === undefined || !parent) return;
+      const link: Element = {
+        type: 'element',
+        tagName: 'a',
+        properties: { className: ['anchor'], href: `#${el.properties.id}`, ariaLabel: format(label, { title: toText(el).trim() }) },
+        children: [{ type: 'text', value: '#' }],
+      };
+      parent.children[index] = { type: 'element', tagName: 'div', properties: { className: ['heading'] }, children: [el, link] };
+      return [SKIP, index + 1];
+    });
+  };
+}
 
-/** The body of a post for its page in `lang`. */
-export function readerHtml(html: string, lang: string): string {
-  let processor = processors.get(lang);
-  if (!processor) processors.set(lang, (processor = processorFor(lang)));
+const processors = new Map<string, ReturnType<typeof processorFor>>();
+const processorFor = (lang: string, top: number) =>
+  unified().use(rehypeParse, { fragment: true }).use(outline, { top }).use(typography, { lang }).use(sectionLinks, { lang }).use(rehypeStringify);
+
+/** The body of a post for its page in `lang`, under a heading of level `top` (the page's h1). */
+export function readerHtml(html: string, lang: string, top = 1): string {
+  const key = `${lang} ${top}`;
+  let processor = processors.get(key);
+  if (!processor) processors.set(key, (processor = processorFor(lang, top)));
   return String(processor.processSync(html));
 }

@@ -178,7 +178,7 @@ describe('bidi and the attribution', () => {
 });
 
 describe('unavailable translations', () => {
-  test('the page says missing or stale, keeps the switcher, links the English original, and is not indexed', async () => {
+  test('the page says missing or stale, keeps the switcher, links the English original, shows it, and is not indexed', async () => {
     const c = await corpus('content');
     const missing = c.posts.find((p) => c.stateOf(p.slug, 'fr') === 'missing')!;
     const r = await get(site.url, `/fr/${missing.slug}`);
@@ -194,6 +194,19 @@ describe('unavailable translations', () => {
     const s = await get(site.url, `/${stale.lang}/${stale.slug}`);
     assert.equal(s.status, 404);
     assert.match(s.text, /data-state="stale"/);
+    // Under the notice, the English essay, marked English and left to right inside a right-to-left page.
+    const inArabic = c.posts.find((p) => c.stateOf(p.slug, 'ar') === 'missing')!;
+    const ar = await get(site.url, `/ar/${inArabic.slug}`);
+    assert.deepEqual([ar.status, ar.text.includes('<meta name="robots" content="noindex">'), ar.text.includes('<html lang="ar" dir="rtl"')], [404, true, true]);
+    const english = between(ar.text, '<section lang="en" dir="ltr"', '</section>')!;
+    const notice = ar.text.indexOf('data-notice="fallback"');
+    assert.ok(notice > 0 && notice < ar.text.indexOf('<section lang="en" dir="ltr"'), 'under the notice');
+    const sections: { id: string }[] = (await get(site.url, `/api/posts/${inArabic.slug}`)).json.data.structure.sections;
+    for (const section of sections) assert.ok(english.includes(`id="${section.id}"`), `the essay's section ${section.id}`);
+    assert.ok(english.includes('<div class="body">'));
+    const levels = [...english.matchAll(/<h([1-6])[\s>]/g)].map((m) => Number(m[1]));
+    assert.deepEqual(levels.slice(0, 2), [2, 3], 'the title under the page\'s h1, its sections under the title');
+    assert.match(english, /<nav class="toc" aria-label="Contents">/, 'in English, as the block is');
   });
 });
 

@@ -16,7 +16,7 @@ export async function postTexts(root: 'content' | 'sandbox'): Promise<PostText[]
   const out: PostText[] = [];
   for (const post of await loadAll(root)) {
     const ctx = { mediaPath: `/media/${post.slug}/`, mediaRoot: '/media', images: {}, siteUrl: 'https://folio.example', assets: post.assets };
-    for (const file of [post.english, ...post.translations]) out.push({ slug: post.slug, lang: file.lang, text: render(file.format, file.body, ctx).text });
+    for (const file of [post.english, ...post.translations]) out.push({ slug: post.slug, lang: file.lang, text: render(file.format, file.body, { ...ctx, lang: file.lang }).text });
   }
   return out;
 }

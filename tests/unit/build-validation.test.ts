@@ -8,12 +8,13 @@ import { robotsTxt } from '../../src/discovery/robots.ts';
 import type { Core } from '../../src/core/index.ts';
 import { ContentErrors, FileError } from '../../src/build/file-error.ts';
 import { sourceHash } from '../../src/build/derive/source-hash.ts';
+import sharp from 'sharp';
 
 const SITE = `name: S\ndescription: D\nauthor: A\nattribution: cite\nproduct:\n  title: P\n  description: d\n  format: PDF\n  price_usd: 1\n  currency: USD\n  landing_url: /p\n  download_url: /d\n`;
 const EN = `---\ntitle: "Hello"\ndate: 2026-01-01T00:00:00Z\ncategories: [Tech]\n---\n\nBody text.\n`;
 
 /** A content root from an inline map of files (Hugo's txtar style). */
-async function build(files: Record<string, string>) {
+async function build(files: Record<string, string | Buffer>) {
   const dir = await mkdtemp(join(tmpdir(), 'folio-'));
   try {
     for (const [name, text] of Object.entries({ 'site.yaml': SITE, ...files })) {
@@ -109,7 +110,7 @@ test('every error of a build is reported together (every field of a file too), o
   assert.deepEqual(errors.map((e) => e.message.replace(/^.*\/posts\//, '')), [
     'four/en.md:3: date: must be a real date or timestamp in ISO 8601, e.g. date: 2026-01-31T08:00:00Z (got "2026-01-32")',
     'four/en.md:4: categories: must be a list of non-empty strings, e.g. [Technology, Craft]',
-    'four/en.md:5: colour: is not a known field (allowed: title, date, modified, author, summary, categories, tags, featured_image, draft)',
+    'four/en.md:5: colour: is not a known field (allowed: title, date, modified, author, summary, categories, tags, featured_image, featured_image_alt, draft)',
     'one/en.md:3: date: must be a real date or timestamp in ISO 8601, e.g. date: 2026-01-31T08:00:00Z (got "2026-02-30")',
     'two/en.md:2: title: must be a non-empty string, e.g. title: "Some text"',
   ]);
@@ -160,4 +161,23 @@ test('the menu names pages and categories; an unknown slug is a content error at
   assert.deepEqual(catalog.posts.map((p) => p.slug), ['hello']);
   await fails({ 'site.yaml': `${SITE}menu: [about, nowhere]\n`, 'posts/hello/en.md': EN, 'pages/about/en.md': page }, /site\.yaml$/, /site\.yaml:13: menu: "nowhere" is neither a page .* nor a category slug \(known: page about, category tech\)$/);
   await fails({ 'posts/hello/en.md': EN, 'pages/about/en.md': `---\ntitle: "About"\ndate: 2026-01-01\n---\n\nx\n` }, /pages\/about\/en\.md$/, /en\.md:3: date: is not a known field \(allowed: title, summary, modified\)/);
+});
+
+test('a cover without alt text is a warning naming the file; a translation gives its own alt text, else the English one', async () => {
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).png().toBuffer();
+  const withCover = (extra = '') => EN.replace('---\n\n', `featured_image: cover.png\n${extra}---\n\n`);
+  const bare = await build({ 'posts/hello/en.md': withCover(), 'posts/hello/cover.png': png, 'posts/plain/en.md': EN });
+  assert.equal(bare.warnings.length, 1, bare.warnings.join('\n'));
+  assert.match(bare.warnings[0]!, /posts\/hello\/en\.md: featured_image: has no featured_image_alt/);
+  const translation = (title: string, extra = '') => `---\ntitle: "${title}"\n${extra}source_hash: "${sourceHash('Hello', 'Body text.')}"\n---\n\nText.\n`;
+  const described = await build({
+    'posts/hello/en.md': withCover('featured_image_alt: "A grey square"\n'),
+    'posts/hello/fr.md': translation('Bonjour', 'featured_image_alt: "Un carré gris"\n'),
+    'posts/hello/de.md': translation('Hallo'),
+    'posts/hello/cover.png': png,
+  });
+  assert.deepEqual(described.warnings, []);
+  const alt = (lang: string) => described.catalog.posts[0]!.entries[lang]!.alts?.['/media/hello/cover.png'];
+  assert.deepEqual([alt('en'), alt('fr'), alt('de')], ['A grey square', 'Un carré gris', 'A grey square']);
+  await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'featured_image_alt: "x"\n---\n\n') }, /en\.md$/, /featured_image_alt: describes the featured image, but there is no featured_image/);
 });

@@ -62,30 +62,30 @@ test('render: links deduplicated in order, media absolute, sections, local files
     '<iframe src="https://player.example/embed/1"></iframe>',
     '##### Five is not in the outline',
   ].join('\n\n');
-  const r = render('md', md, { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s.example', assets: ['pic.png', 'clip.mp4'] });
+  const r = render('md', md, { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s.example', assets: ['pic.png', 'clip.mp4'], lang: 'en' });
   assert.deepEqual(r.links, ['https://a.example/x_(y)', 'https://b.example', 'https://player.example/embed/1']);
   assert.deepEqual(r.media, [
     { type: 'image', src: 'https://s.example/media/p/pic.png' },
     { type: 'video', src: 'https://s.example/media/p/clip.mp4' },
     { type: 'video', src: 'https://player.example/embed/1' },
   ]);
-  assert.deepEqual(r.sections, [{ level: 2, text: 'Two' }, { level: 3, text: 'Three a again' }, { level: 4, text: 'Four' }]);
+  assert.deepEqual(r.sections, [{ level: 2, text: 'Two', id: 'two' }, { level: 3, text: 'Three a again', id: 'three-a-again' }, { level: 4, text: 'Four', id: 'four' }]);
   assert.ok(r.html.includes('src="/media/p/pic.png"') && r.html.includes('id="two"'));
   assert.ok(r.markdown.includes('](/media/p/pic.png)') && r.markdown.includes('src="/media/p/clip.mp4"'));
   assert.deepEqual(r.localImages, [{ name: 'pic.png', alt: 'alt' }]);
 });
 
 test('render: an HTML post is converted to Markdown', () => {
-  const r = render('html', '<h2>Hi</h2><p>Some <a href="https://x.example">link</a>.</p>', { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s', assets: [] });
+  const r = render('html', '<h2>Hi</h2><p>Some <a href="https://x.example">link</a>.</p>', { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s', assets: [], lang: 'en' });
   assert.match(r.markdown, /^## Hi\n\nSome \[link\]\(https:\/\/x\.example\)\.$/);
-  assert.deepEqual(r.sections, [{ level: 2, text: 'Hi' }]);
+  assert.deepEqual(r.sections, [{ level: 2, text: 'Hi', id: 'hi' }]);
 });
 
 test('render: post images get their measured size, AVIF/WebP sources, and a titled image alone is a captioned figure', () => {
   const digest = 'ab'.repeat(32);
   const images = { 'pic.jpg': { width: 960, height: 600, digest }, 'icon.gif': { width: 32, height: 32, digest } };
   const md = ['![A chart](pic.jpg "Tides at Saint-Malo")', 'Inline ![dot](icon.gif "not a caption") in text.', '![Untitled](pic.jpg)'].join('\n\n');
-  const r = render('md', md, { mediaPath: '/media/p/', mediaRoot: '/sandbox/media', images, siteUrl: 'https://s', assets: ['pic.jpg', 'icon.gif'] });
+  const r = render('md', md, { mediaPath: '/media/p/', mediaRoot: '/sandbox/media', images, siteUrl: 'https://s', assets: ['pic.jpg', 'icon.gif'], lang: 'en' });
   const figures = [...r.html.matchAll(/<figure>(.*?)<\/figure>/g)].map((m) => m[1]!);
   assert.equal(figures.length, 1, r.html);
   assert.match(figures[0]!, /^<picture><source type="image\/avif" srcset="[^"]+" sizes="[^"]+"><source type="image\/webp"[^>]*><img [^>]*><\/picture><figcaption>Tides at Saint-Malo<\/figcaption>$/);
@@ -98,4 +98,30 @@ test('render: post images get their measured size, AVIF/WebP sources, and a titl
   assert.ok(r.markdown.includes('](/media/p/pic.jpg "Tides at Saint-Malo")'), 'the Markdown twin keeps the source');
   assert.deepEqual(variantWidths(4000), [400, 800, 1200]);
   assert.deepEqual(variantWidths(300), [300]);
+});
+
+test('render: every h2 to h4 has a unique id, kept in its script, that structure.sections names', () => {
+  const md = ['<p id="tides">An author\'s id</p>', '## Tides', '## Tides', '## المد والجزر', '### 潮の満ち引き', '#### ज्वार और भाटा', '## ?!'].join('\n\n');
+  const r = render('md', md, { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s', assets: [], lang: 'ar' });
+  const ids = r.sections.map((s) => s.id);
+  assert.deepEqual(ids, ['tides-1', 'tides-2', 'المد-والجزر', '潮の満ち引き', 'ज्वार-और-भाटा', 'section']);
+  assert.deepEqual(r.ids.sort(), [...ids, 'tides'].sort(), 'no id is given twice');
+  for (const id of ids) assert.ok(r.html.includes(`id="${id}"`), id);
+});
+
+test('render: a video takes its poster and captions from the files beside it, the page\'s language on by default', () => {
+  const ctx = { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s', assets: ['clip.mp4', 'clip.jpg', 'clip.vtt', 'clip.fr.vtt'] };
+  const fr = render('md', '<video controls src="clip.mp4"></video>', { ...ctx, lang: 'fr' });
+  assert.match(fr.html, /<video controls src="\/media\/p\/clip.mp4" poster="\/media\/p\/clip.jpg">/);
+  assert.match(fr.html, /<track kind="captions" src="\/media\/p\/clip.vtt" srclang="en" label="English"><track kind="captions" src="\/media\/p\/clip.fr.vtt" srclang="fr" label="Français" default>/);
+  assert.deepEqual(fr.refs.filter((x) => x.what === 'captions').map((x) => x.url), ['clip.vtt', 'clip.fr.vtt'], 'the link check sees them');
+  const de = render('md', '<video controls src="clip.mp4" poster="clip.jpg"><track kind="captions" src="clip.vtt"></video>', { ...ctx, lang: 'de' });
+  assert.equal((de.html.match(/<track/g) ?? []).length, 1, 'the author\'s own tracks are kept as they are');
+  const none = render('md', '<video controls src="clip.mp4"></video>', { ...ctx, assets: ['clip.mp4'], lang: 'en' });
+  assert.doesNotMatch(none.html, /poster|<track/);
+});
+
+test('render: an image from elsewhere alone with a title is a captioned figure too', () => {
+  const r = render('md', '![A map](https://img.example/map.png "The old harbour")', { mediaPath: '/media/p/', mediaRoot: '/media', images: {}, siteUrl: 'https://s', assets: [], lang: 'en' });
+  assert.equal(r.html, '<figure><img src="https://img.example/map.png" alt="A map" loading="lazy"><figcaption>The old harbour</figcaption></figure>');
 });

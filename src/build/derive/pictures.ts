@@ -16,20 +16,15 @@ const element = (tagName: string, properties: Element['properties'], children: E
 const isBlank = (node: ElementContent) => node.type === 'text' && node.value.trim() === '';
 
 /**
- * The post's own images: their measured `width`/`height` (no layout shift), a `<picture>` offering
- * the AVIF and WebP widths the build makes with the original as the fallback, and an image alone in
- * its paragraph with a Markdown title (`![alt](file.jpg "Title")`) as a `<figure>` captioned by it.
+ * The post's own images: their measured `width`/`height` (no layout shift) and a `<picture>` offering
+ * the AVIF and WebP widths the build makes with the original as the fallback. Any image alone in its
+ * paragraph with a Markdown title (`![alt](file.jpg "Title")`), the post's or another site's, is a
+ * `<figure>` captioned by it.
  */
 export function responsivePictures(tree: Root, ctx: PictureContext): void {
   visit(tree, 'element', (el: Element, index, parent) => {
-    if (el.tagName !== 'img' || typeof el.properties.src !== 'string' || !el.properties.src.startsWith(ctx.mediaPath)) return;
-    const name = el.properties.src.slice(ctx.mediaPath.length);
-    const facts = ctx.images[name];
-    if (!facts || index === undefined || !parent) return;
-    if (el.properties.width === undefined && el.properties.height === undefined) Object.assign(el.properties, { width: facts.width, height: facts.height });
-    el.properties.decoding ??= 'async';
-    const sources = hasVariants(name) ? pictureSources(facts, ctx.mediaRoot).map((s) => element('source', { type: s.type, srcSet: s.srcset, sizes: sizesOf(facts) })) : [];
-    const shown = sources.length > 0 ? element('picture', {}, [...sources, el]) : el;
+    if (el.tagName !== 'img' || index === undefined || !parent) return;
+    const shown = pictureOf(el, ctx);
     const title = typeof el.properties.title === 'string' ? el.properties.title.trim() : '';
     const alone = parent.type === 'element' && parent.tagName === 'p' && parent.children.every((c) => c === el || isBlank(c));
     if (title && alone) {
@@ -41,4 +36,16 @@ export function responsivePictures(tree: Root, ctx: PictureContext): void {
     parent.children[index] = shown;
     return SKIP;
   });
+}
+
+/** A post-folder image sized and offered in its variants; any other image as it is. */
+function pictureOf(el: Element, ctx: PictureContext): Element {
+  const src = el.properties.src;
+  const facts = typeof src === 'string' && src.startsWith(ctx.mediaPath) ? ctx.images[src.slice(ctx.mediaPath.length)] : undefined;
+  if (!facts) return el;
+  const name = (src as string).slice(ctx.mediaPath.length);
+  if (el.properties.width === undefined && el.properties.height === undefined) Object.assign(el.properties, { width: facts.width, height: facts.height });
+  el.properties.decoding ??= 'async';
+  const sources = hasVariants(name) ? pictureSources(facts, ctx.mediaRoot).map((s) => element('source', { type: s.type, srcSet: s.srcset, sizes: sizesOf(facts) })) : [];
+  return sources.length > 0 ? element('picture', {}, [...sources, el]) : el;
 }

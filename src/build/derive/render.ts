@@ -13,6 +13,7 @@ import GithubSlugger from 'github-slugger';
 import type { Root, Element } from 'hast';
 import type { MediaItem, Section } from '../../core/types.ts';
 import { responsivePictures, type PictureContext } from './pictures.ts';
+import { videoCompanions } from './video.ts';
 
 /** What one source file becomes: HTML, Markdown, plain text and what the body references. */
 export interface Rendered {
@@ -38,7 +39,7 @@ export interface Reference {
   line: number;
 }
 
-const EMBEDS: Record<string, string> = { img: 'image', video: 'video', source: 'video', audio: 'audio', iframe: 'iframe' };
+const EMBEDS: Record<string, string> = { img: 'image', video: 'video', source: 'video', audio: 'audio', iframe: 'iframe', track: 'captions' };
 
 /**
  * The post-folder file a reference names (`cover.jpg`, `./cover.jpg`, `my%20photo.jpg`), or
@@ -60,6 +61,8 @@ export interface RenderContext extends PictureContext {
   /** Origin for absolute media URLs. */
   siteUrl: string;
   assets: readonly string[];
+  /** The language of the file rendered: a video's captions in it are shown by default. */
+  lang: string;
 }
 
 const markdownToHast = unified().use(remarkParse).use(remarkGfm).use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw);
@@ -85,6 +88,15 @@ function transform(tree: Root, ctx: RenderContext) {
   const refs: Reference[] = [];
   const ids: string[] = [];
   const slugger = new GithubSlugger();
+  // A heading's slug never takes an id the author wrote on another element.
+  const written = new Set<string>();
+  visit(tree, 'element', (el: Element) => void (typeof el.properties.id === 'string' && written.add(el.properties.id)));
+  const slug = (text: string) => {
+    let id: string;
+    do id = slugger.slug(text) || slugger.slug('section');
+    while (written.has(id));
+    return id;
+  };
   const local = (value: unknown) => localName(value, ctx.assets);
   visit(tree, 'element', (el: Element) => {
     for (const attr of ['src', 'href', 'poster'] as const) {
@@ -97,8 +109,8 @@ function transform(tree: Root, ctx: RenderContext) {
     const level = /^h([2-4])$/.exec(el.tagName);
     if (level) {
       const text = toText(el).trim();
-      sections.push({ level: Number(level[1]), text });
-      el.properties.id ??= slugger.slug(text);
+      el.properties.id ??= slug(text);
+      sections.push({ level: Number(level[1]), text, id: String(el.properties.id) });
     }
     if (typeof el.properties.id === 'string') ids.push(el.properties.id);
     if (el.tagName === 'a' && typeof el.properties.href === 'string' && isExternal(el.properties.href)) {
@@ -114,6 +126,7 @@ function transform(tree: Root, ctx: RenderContext) {
           }
         }
         src = mediaSrc(el);
+        if (src?.startsWith(ctx.mediaPath)) videoCompanions(el, src.slice(ctx.mediaPath.length), ctx.assets, ctx.lang, ctx.mediaPath);
       }
       if (!src) return;
       if (el.tagName === 'img') {

@@ -29,6 +29,8 @@ export interface EnglishSource extends SourceFile {
   categories: string[];
   tags: string[];
   featured_image?: string;
+  /** The featured image's alt text (a translation may give its own). */
+  featured_image_alt?: string;
   /** Left out of published builds (the whole post): visibility.ts. */
   draft: boolean;
 }
@@ -41,6 +43,8 @@ export interface TranslationSource extends SourceFile {
   automated: boolean;
   verified: boolean;
   source_hash?: string;
+  /** The featured image's alt text in this language; the English one when absent. */
+  featured_image_alt?: string;
   /** Left out of published builds (this translation only). */
   draft: boolean;
 }
@@ -65,9 +69,9 @@ export interface FolderSource<E extends PageEnglishSource = EnglishSource> {
 export type PostSource = FolderSource<EnglishSource>;
 export type PageSource = FolderSource<PageEnglishSource>;
 
-const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'draft'];
+const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'featured_image_alt', 'draft'];
 const PAGE_FIELDS = ['title', 'summary', 'modified'];
-const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'draft'];
+const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'featured_image_alt', 'draft'];
 
 function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
   try {
@@ -88,6 +92,8 @@ function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: s
   if (featured !== undefined && !assets.includes(featured)) {
     c(() => f.fail('featured_image', `must name an image file in the post folder (found: ${assets.join(', ') || 'none'})`), undefined);
   }
+  const featuredAlt = c(() => f.optionalString('featured_image_alt'), undefined);
+  if (featuredAlt !== undefined && featured === undefined) c(() => f.fail('featured_image_alt', 'describes the featured image, but there is no featured_image'), undefined);
   if (body.trim() === '') c(() => f.fail('', 'has an empty body'), undefined);
   const english: EnglishSource = {
     file, lang: DEFAULT_LANGUAGE, format, raw, body,
@@ -99,6 +105,7 @@ function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: s
     categories: c(() => f.stringList('categories'), []),
     tags: c(() => f.stringList('tags'), []),
     featured_image: featured,
+    featured_image_alt: featuredAlt,
     draft: c(() => f.boolean('draft', false), false),
   };
   f.check();
@@ -136,6 +143,7 @@ function readTranslation(file: string, lang: string, format: 'md' | 'html', raw:
     automated: c(() => f.boolean('automated', true), true),
     verified: c(() => f.boolean('verified', false), false),
     source_hash: hash,
+    featured_image_alt: c(() => f.optionalString('featured_image_alt'), undefined),
     draft: c(() => f.boolean('draft', false), false),
   };
   f.check();
