@@ -38,10 +38,11 @@ export interface RunningFront {
 /**
  * The configuration the build wrote for `front`, run from a temporary folder on a free loopback port
  * in front of `upstream` (only its listen and upstream addresses changed), serving the build's
- * `site` link as it is.
+ * `site` link as it is, or the link `site` names.
  */
-export async function startFront(front: Front, upstream: string): Promise<RunningFront> {
+export async function startFront(front: Front, upstream: string, site?: string): Promise<RunningFront> {
   const out = resolve(PUBLISH.out, front);
+  const root = site ?? join(out, 'site');
   const options = JSON.parse(await readFile(join(out, 'front.json'), 'utf8')) as { listen: string; upstream: string };
   const port = await freePort();
   const listen = `127.0.0.1:${port}`;
@@ -53,10 +54,10 @@ export async function startFront(front: Front, upstream: string): Promise<Runnin
   if (front === 'nginx') {
     config = config.replace(`listen ${options.listen} `, `listen ${listen} `);
     for (const d of ['logs', 'tmp']) await mkdir(join(dir, d));
-    await symlink(join(out, 'site'), join(dir, 'site'));
+    await symlink(root, join(dir, 'site'));
     args = ['-p', dir, '-c', 'nginx.conf', '-g', 'daemon off;'];
   } else {
-    config = config.replace(`http://${options.listen} {`, `http://${listen} {`);
+    config = config.replace(`http://${options.listen} {`, `http://${listen} {`).replace(`root * ${join(out, 'site')}`, `root * ${root}`);
     args = ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'];
   }
   await writeFile(join(dir, CONFIG[front]), config);

@@ -57,14 +57,26 @@ ${headerBlock({ ...policy, 'access-control-allow-methods': ALLOW_METHODS, 'acces
 \t\t}
 \t}
 ${[...types, ...caches].map(([name, matcher]) => `\t${name} ${matcher}`).join('\n')}
+\t# Vary as Node sends it: Accept on a negotiated URL, Accept-Encoding on a file with br/gzip variants,
+\t# whichever coding is sent (file_server would name it only when it sends a coded one). Deferred
+\t# headers are set innermost first: the first written (the most specific) is set last and stands.
 \t@negotiated path_regexp \\.v[a-z0-9-]+$
+\t@coded file {
+\t\ttry_files {path}.gz {path}.br
+\t}
+\t@negotiatedCoded {
+\t\tpath_regexp \\.v[a-z0-9-]+$
+\t\tfile {
+\t\t\ttry_files {path}.gz {path}.br
+\t\t}
+\t}
 \thandle @static {
 \t\troute {
 \t\t\trewrite {http.matchers.file.relative}
 ${headerBlock(policy, '\t\t\t')}
 ${types.map(([name, , type]) => `\t\t\theader ${name} Content-Type ${quote(type)}`).join('\n')}
 ${[...caches].reverse().map(([name, , cc]) => `\t\t\theader ${name} Cache-Control ${quote(cc)}`).join('\n')}
-\t\t\theader @negotiated Vary Accept
+${[['@negotiatedCoded', 'Accept, Accept-Encoding'], ['@coded', 'Accept-Encoding'], ['@negotiated', 'Accept']].map(([m, v]) => `\t\t\theader ${m} {\n\t\t\t\tVary ${quote(v!)}\n\t\t\t\tdefer\n\t\t\t}`).join('\n')}
 \t\t\tfile_server {
 \t\t\t\tprecompressed br gzip
 \t\t\t}
