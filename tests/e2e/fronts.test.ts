@@ -82,7 +82,7 @@ for (const name of ['nginx', 'caddy'] as Front[]) {
       const dir = await mkdtemp(join(tmpdir(), `folio-${name}-site-`));
       await chmod(dir, 0o755);
       const at = (copy: string) => join(dir, 'copies', copy);
-      for (const [copy, text] of [['a', 'first build'], ['b', 'second build']]) {
+      for (const [copy, text] of [['a', 'first build'], ['b', 'second build']] as const) {
         await mkdir(at(copy), { recursive: true });
         await writeFile(join(at(copy), 'swap-check.html'), text);
       }

@@ -1,7 +1,7 @@
 import { ALLOW_HEADERS, ALLOW_METHODS, CORS_HEADERS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import type { FrontOptions } from './front.ts';
-import { MALFORMED_QUERY, type FrontRules } from './front-files.ts';
+import { IMMUTABLE, MALFORMED_QUERY, type FrontRules } from './front-files.ts';
 
 // Caddyfile: in "..." only \" is an escape; in `...` nothing is (regular expressions go there).
 const quote = (s: string) => `"${s.replace(/"/g, '\\"')}"`;
@@ -19,7 +19,8 @@ export function caddyfile(rules: FrontRules, options: FrontOptions, root: string
   const [host, port] = [options.listen.slice(0, options.listen.lastIndexOf(':')), options.listen.slice(options.listen.lastIndexOf(':') + 1)];
   const types = rules.types.map(([key, type], i) => [`@type${i}`, `path *.${key}`, type] as const);
   // Written last first: the first rule that matches is set last, and stands (as in nginx's map).
-  const caches = rules.cache.map(([re, cc], i) => [`@cache${i}`, `path_regexp ${raw(re.source)}`, cc] as const);
+  const cache: [RegExp, string][] = [...(rules.immutable ? [[IMMUTABLE, rules.immutable] as [RegExp, string]] : []), ...rules.cacheByKey.map(([key, cc]): [RegExp, string] => [new RegExp(`\\.${key}$`), cc])];
+  const caches = cache.map(([re, cc], i) => [`@cache${i}`, `path_regexp ${raw(re.source)}`, cc] as const);
   return `# Written by \`npm run build -- --target caddy\`; run: caddy run --config dist/caddy/Caddyfile --adapter caddyfile
 # Serves the published files in ${root} (a link the build switches: no reload for content) and passes
 # everything else to \`npm run serve\` at ${options.upstream} (start it with TRUST_PROXY=1). README "Deploy".

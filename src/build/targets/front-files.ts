@@ -21,10 +21,17 @@ export interface FrontFile {
 }
 
 export interface FrontRules {
-  /** Key -> Content-Type, most served first (the order the front tries them in). */
+  /** Key -> Content-Type, most served first. */
   types: [string, string][];
-  /** Cache-Control by stored name: the first pattern (a regular expression) that matches. */
-  cache: [RegExp, string][];
+  /** Key -> Cache-Control, for the files outside IMMUTABLE's folders. */
+  cacheByKey: [string, string][];
+  /** Cache-Control of the files in IMMUTABLE's folders, when there are any. */
+  immutable?: string;
+  /**
+   * The keys to try for a URL, by the extension of its last segment ('' for none): `/feed.xml` can only
+   * be a .rss, .atom or .xml file. A negotiated page (a post, what readers mostly ask for) first, then by count.
+   */
+  extensions: [string, string[]][];
 }
 
 /** The key of a type: its subtype's name (`rss` for application/rss+xml); a negotiated page's is `vhtml` (it adds `Vary: Accept`). */
@@ -59,7 +66,10 @@ export function frontFiles(manifest: Manifest): FrontFile[] {
 export const MALFORMED_QUERY = /%([^0-9A-Fa-f]|[0-9A-Fa-f][^0-9A-Fa-f]|[0-9A-Fa-f]?$)/;
 
 /** Immutable caching by folder (Astro's hashed assets, image variants); everything else by its key. */
-const IMMUTABLE = /^(\/sandbox)?\/media\/_v\/|^\/_astro\//;
+export const IMMUTABLE = /^(\/sandbox)?\/media\/_v\/|^\/_astro\//;
+
+/** The extension of a URL's last segment, as fronts read it ('' for none). */
+export const URL_EXTENSION = /\.([A-Za-z0-9]+)$/;
 
 /**
  * The type table and caching rules of the files a front serves, checked against each file: a file
@@ -68,12 +78,17 @@ const IMMUTABLE = /^(\/sandbox)?\/media\/_v\/|^\/_astro\//;
 export function frontRules(files: readonly FrontFile[]): FrontRules {
   const types = new Map<string, { type: string; count: number }>();
   const cacheByKey = new Map<string, string>();
+  const extensions = new Map<string, Map<string, number>>();
   let immutable: string | undefined;
   for (const { name, file } of files) {
-    const key = name.slice(name.lastIndexOf('.') + 1);
+    const dot = name.lastIndexOf('.');
+    const key = name.slice(dot + 1);
     const known = types.get(key);
     if (known && known.type !== file.type) throw new Error(`front: ${name} is ${file.type}, another file with key ${key} is ${known.type}`);
     types.set(key, { type: file.type, count: (known?.count ?? 0) + 1 });
+    const ext = URL_EXTENSION.exec(name.slice(0, dot))?.[1] ?? '';
+    const keys = extensions.get(ext) ?? new Map<string, number>();
+    extensions.set(ext, keys.set(key, (keys.get(key) ?? 0) + 1));
     if (IMMUTABLE.test(name)) {
       if (immutable !== undefined && immutable !== file.cacheControl) throw new Error(`front: ${name} has Cache-Control ${file.cacheControl}, other assets ${immutable}`);
       immutable = file.cacheControl;
@@ -83,8 +98,11 @@ export function frontRules(files: readonly FrontFile[]): FrontRules {
     if (cache !== undefined && cache !== file.cacheControl) throw new Error(`front: ${name} has Cache-Control ${file.cacheControl}, other .${key} files ${cache}`);
     cacheByKey.set(key, file.cacheControl);
   }
+  const order = (counts: Map<string, number>) => [...counts].sort((a, b) => Number(b[0].startsWith('v')) - Number(a[0].startsWith('v')) || b[1] - a[1]).map(([key]) => key);
   return {
     types: [...types].sort((a, b) => b[1].count - a[1].count).map(([key, { type }]) => [key, type]),
-    cache: [...(immutable ? [[IMMUTABLE, immutable] as [RegExp, string]] : []), ...[...cacheByKey].map(([key, cc]): [RegExp, string] => [new RegExp(`\\.${key}$`), cc])],
+    cacheByKey: [...cacheByKey],
+    ...(immutable !== undefined ? { immutable } : {}),
+    extensions: [...extensions].map(([ext, counts]) => [ext, order(counts)]),
   };
 }

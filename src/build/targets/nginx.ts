@@ -3,7 +3,7 @@ import { CORS_HEADERS, ALLOW_HEADERS, ALLOW_METHODS } from '../../app/policies/c
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { FRONT_ROOT } from './front-copy.ts';
 import type { FrontOptions } from './front.ts';
-import { MALFORMED_QUERY, type FrontRules } from './front-files.ts';
+import { IMMUTABLE, MALFORMED_QUERY, URL_EXTENSION, type FrontRules } from './front-files.ts';
 
 /** Debian's brotli_static (libnginx-mod-http-brotli-static): loaded when present where the build runs. */
 export const BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
@@ -19,7 +19,9 @@ const headerLines = (headers: Record<string, string>, indent: string) => Object.
  */
 export function nginxConf(rules: FrontRules, options: FrontOptions, brotli = existsSync(BROTLI_STATIC)): string {
   const policy = { ...CORS_HEADERS, ...SECURITY_HEADERS };
-  const keys = rules.types.map(([key]) => key);
+  // Column i: the i-th key to try for each extension.
+  const depth = Math.max(...rules.extensions.map(([, keys]) => keys.length));
+  const tries = Array.from({ length: depth }, (_, i) => rules.extensions.filter(([, keys]) => keys[i]).map(([ext, keys]) => [ext, keys[i]!] as const));
   return `# Written by \`npm run build -- --target nginx\`; run: nginx -p dist/nginx -c nginx.conf
 # Serves the published files in ${FRONT_ROOT}/ (a link the build switches: no reload for content) and passes
 # everything else to \`npm run serve\` at ${options.upstream} (start it with TRUST_PROXY=1). README "Deploy".
@@ -73,16 +75,26 @@ ${brotli ? '  brotli_static on;\n' : ''}  # A link switched under nginx is follo
     111 1;
     default 0;
   }
-  # A folder's URL (/fr/) is stored at /fr/..html (front-files.ts frontBase).
+  # The file for a URL: the URL (a folder's with a dot: /fr/ is /fr/..html) and one of the keys its
+  # extension allows (front-files.ts); a key that no file has ("-") is a miss, and the request goes to Node.
   map $uri $folio_base {
-    "~^(?<folder>.*/)$" "$folder.";
+    "~^(?<folio_folder>.*/)$" "$folio_folder.";
     default $uri;
   }
-  map $uri $folio_cache {
-${rules.cache.map(([re, cc]) => `    ${quote(`~${re.source}`)} ${quote(cc)};`).join('\n')}
+  map $uri $folio_ext {
+    ${quote(`~${URL_EXTENSION.source.replace('(', '(?<folio_e>')}`)} $folio_e;
+    default "";
   }
-  map $uri $folio_vary {
-    "~\\.v[a-z0-9-]+$" "Accept";
+${tries.map((column, i) => `  map $folio_ext $folio_try${i + 1} {\n${column.map(([ext, key]) => `    ${quote(ext)} ${key};`).join('\n')}\n    default -;\n  }`).join('\n')}
+  # Caching and Vary by the file's key (or its folder, for immutable assets).
+  map $uri $folio_class {
+${rules.immutable ? `    ${quote(`~${IMMUTABLE.source}`)} immutable;\n` : ''}    "~\\.(?<folio_k>[a-z0-9-]+)$" $folio_k;
+  }
+  map $folio_class $folio_cache {
+${[...(rules.immutable ? [['immutable', rules.immutable]] : []), ...rules.cacheByKey].map(([k, cc]) => `    ${k} ${quote(cc!)};`).join('\n')}
+  }
+  map $folio_class $folio_vary {
+    "~^v" "Accept";
     default "";
   }
 
@@ -110,7 +122,7 @@ ${headerLines({ ...policy, 'access-control-allow-methods': ALLOW_METHODS, 'acces
 ${headerLines(policy, '      ')}
       add_header cache-control $folio_cache always;
       add_header vary $folio_vary;
-      try_files ${keys.map((k) => `$folio_base.${k}`).join(' ')} @node;
+      try_files ${tries.map((_, i) => `$folio_base.$folio_try${i + 1}`).join(' ')} @node;
     }
 
     location @node {
