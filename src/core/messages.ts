@@ -52,6 +52,8 @@ export interface Messages {
   resultCount: Plural;
   postCount: Plural;
   searching: string;
+  /** The search page of a copy served by a plain static host (`--target static`), where nothing answers a search. */
+  searchNeedsServer: string;
   previousResults: string;
   moreResults: string;
   /** The banner of a preview build's pages (`npm run dev`): a draft, a post scheduled for {date}. */
@@ -98,6 +100,7 @@ const en: Messages = {
   resultCount: { one: '{n} result for “{q}”', other: '{n} results for “{q}”' },
   postCount: { one: '{n} essay', other: '{n} essays' },
   searching: 'Searching…',
+  searchNeedsServer: "Search needs the site's server, and this copy of the site is served as static files only. Browse the essays from the home page, by category or by tag.",
   previousResults: 'Previous results',
   moreResults: 'More results',
 };
@@ -143,6 +146,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { one: '{n} resultado para «{q}»', other: '{n} resultados para «{q}»' },
     postCount: { one: '{n} ensayo', other: '{n} ensayos' },
     searching: 'Buscando…',
+    searchNeedsServer: "La búsqueda necesita el servidor del sitio, y esta copia se sirve solo como archivos estáticos. Explora los ensayos desde la portada, por categoría o por etiqueta.",
     previousResults: 'Resultados anteriores',
     moreResults: 'Más resultados',
   },
@@ -185,6 +189,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { other: '“{q}”的搜索结果：{n} 条' },
     postCount: { other: '{n} 篇文章' },
     searching: '正在搜索…',
+    searchNeedsServer: "搜索需要网站的服务器，而此副本仅以静态文件提供。请从首页、按分类或按标签浏览文章。",
     previousResults: '上一页结果',
     moreResults: '更多结果',
   },
@@ -227,6 +232,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { zero: 'لا نتائج لـ «{q}»', one: 'نتيجة واحدة لـ «{q}»', two: 'نتيجتان لـ «{q}»', few: '{n} نتائج لـ «{q}»', many: '{n} نتيجة لـ «{q}»', other: '{n} نتيجة لـ «{q}»' },
     postCount: { zero: 'لا مقالات', one: 'مقال واحد', two: 'مقالان', few: '{n} مقالات', many: '{n} مقالًا', other: '{n} مقال' },
     searching: 'جارٍ البحث…',
+    searchNeedsServer: "يحتاج البحث إلى خادم الموقع، وهذه النسخة من الموقع تُقدَّم ملفاتٍ ثابتة فقط. تصفّح المقالات من الصفحة الرئيسية أو حسب التصنيف أو الوسم.",
     previousResults: 'النتائج السابقة',
     moreResults: 'مزيد من النتائج',
   },
@@ -269,6 +275,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { one: '{n} resultado para “{q}”', other: '{n} resultados para “{q}”' },
     postCount: { one: '{n} ensaio', other: '{n} ensaios' },
     searching: 'Buscando…',
+    searchNeedsServer: "A busca precisa do servidor do site, e esta cópia é servida apenas como arquivos estáticos. Navegue pelos ensaios a partir da página inicial, por categoria ou por tag.",
     previousResults: 'Resultados anteriores',
     moreResults: 'Mais resultados',
   },
@@ -311,6 +318,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { one: '{n} résultat pour « {q} »', other: '{n} résultats pour « {q} »' },
     postCount: { one: '{n} essai', other: '{n} essais' },
     searching: 'Recherche…',
+    searchNeedsServer: "La recherche a besoin du serveur du site, et cette copie n’est servie qu’en fichiers statiques. Parcourez les essais depuis l’accueil, par catégorie ou par étiquette.",
     previousResults: 'Résultats précédents',
     moreResults: 'Plus de résultats',
   },
@@ -353,6 +361,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { other: '「{q}」の検索結果 {n} 件' },
     postCount: { other: 'エッセイ {n} 本' },
     searching: '検索中…',
+    searchNeedsServer: "検索にはサイトのサーバーが必要ですが、このサイトの複製は静的ファイルとしてのみ配信されています。ホームページ、カテゴリー、タグからエッセイをご覧ください。",
     previousResults: '前の結果',
     moreResults: 'さらに表示',
   },
@@ -395,6 +404,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { one: '{n} Ergebnis für „{q}“', other: '{n} Ergebnisse für „{q}“' },
     postCount: { one: '{n} Essay', other: '{n} Essays' },
     searching: 'Suche läuft…',
+    searchNeedsServer: "Die Suche braucht den Server der Website, und diese Kopie wird nur als statische Dateien ausgeliefert. Stöbern Sie in den Essays über die Startseite, nach Kategorie oder Schlagwort.",
     previousResults: 'Vorherige Ergebnisse',
     moreResults: 'Weitere Ergebnisse',
   },
@@ -437,6 +447,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { one: '{n} результат по запросу «{q}»', few: '{n} результата по запросу «{q}»', many: '{n} результатов по запросу «{q}»', other: '{n} результата по запросу «{q}»' },
     postCount: { other: '{n} эссе' },
     searching: 'Идёт поиск…',
+    searchNeedsServer: "Для поиска нужен сервер сайта, а эта копия сайта отдаётся только как статические файлы. Просматривайте эссе с главной страницы, по категориям или по тегам.",
     previousResults: 'Предыдущие результаты',
     moreResults: 'Ещё результаты',
   },
@@ -479,6 +490,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { other: '{n} hasil untuk “{q}”' },
     postCount: { other: '{n} esai' },
     searching: 'Mencari…',
+    searchNeedsServer: "Pencarian memerlukan server situs, dan salinan situs ini hanya disajikan sebagai berkas statis. Jelajahi esai dari beranda, menurut kategori, atau menurut tag.",
     previousResults: 'Hasil sebelumnya',
     moreResults: 'Hasil lainnya',
   },
@@ -521,6 +533,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { other: '“{q}” के लिए {n} परिणाम' },
     postCount: { other: '{n} निबंध' },
     searching: 'खोज जारी है…',
+    searchNeedsServer: "खोज के लिए साइट का सर्वर चाहिए, और साइट की यह प्रति केवल स्थिर फ़ाइलों के रूप में दी जा रही है। निबंध मुखपृष्ठ से, श्रेणी या टैग के अनुसार देखें।",
     previousResults: 'पिछले परिणाम',
     moreResults: 'और परिणाम',
   },
@@ -563,6 +576,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { other: '“{q}” 검색 결과 {n}건' },
     postCount: { other: '에세이 {n}편' },
     searching: '검색 중…',
+    searchNeedsServer: "검색에는 사이트 서버가 필요하지만, 이 사이트 사본은 정적 파일로만 제공됩니다. 홈페이지에서 또는 카테고리나 태그별로 에세이를 둘러보세요.",
     previousResults: '이전 결과',
     moreResults: '더 보기',
   },
@@ -605,6 +619,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { other: '“{q}” için {n} sonuç' },
     postCount: { other: '{n} deneme' },
     searching: 'Aranıyor…',
+    searchNeedsServer: "Arama, sitenin sunucusunu gerektirir; sitenin bu kopyası yalnızca statik dosyalar olarak sunuluyor. Denemelere ana sayfadan, kategoriye veya etikete göre göz atın.",
     previousResults: 'Önceki sonuçlar',
     moreResults: 'Daha fazla sonuç',
   },
@@ -647,6 +662,7 @@ export const MESSAGES: Record<string, Messages> = {
     resultCount: { other: '{n} kết quả cho “{q}”' },
     postCount: { other: '{n} bài luận' },
     searching: 'Đang tìm…',
+    searchNeedsServer: "Tìm kiếm cần máy chủ của trang, mà bản sao này chỉ được phục vụ dưới dạng tệp tĩnh. Hãy duyệt các bài luận từ trang chủ, theo chuyên mục hoặc theo thẻ.",
     previousResults: 'Kết quả trước',
     moreResults: 'Thêm kết quả',
   },

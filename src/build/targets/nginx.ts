@@ -8,7 +8,28 @@ import { IMMUTABLE, MALFORMED_QUERY, URL_EXTENSION, type FrontRules } from './fr
 /** Debian's brotli_static (libnginx-mod-http-brotli-static): loaded when present where the build runs. */
 export const BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
-const quote = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
+/**
+ * The start of an nginx.conf run with `-p <folder>`: its pid, log and temporary files in that folder
+ * (never the system's), and the http block's plain-file settings, up to its own directives.
+ */
+export const NGINX_RUN = `worker_processes auto;
+pid nginx.pid;
+error_log logs/error.log warn;
+events { worker_connections 4096; }
+
+http {
+  access_log off;
+  server_tokens off;
+  client_body_temp_path tmp/body;
+  proxy_temp_path tmp/proxy;
+  fastcgi_temp_path tmp/fastcgi;
+  uwsgi_temp_path tmp/uwsgi;
+  scgi_temp_path tmp/scgi;
+  sendfile on;
+  tcp_nopush on;
+  charset off;`;
+
+export const quote = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
 const headerLines = (headers: Record<string, string>, indent: string) => Object.entries(headers).map(([k, v]) => `${indent}add_header ${k} ${quote(v)} always;`).join('\n');
 
 /**
@@ -26,23 +47,8 @@ export function nginxConf(rules: FrontRules, options: FrontOptions, brotli = exi
 # Serves the published files in ${FRONT_ROOT}/ (a link the build switches: no reload for content) and passes
 # everything else to \`npm run serve\` at ${options.upstream} (start it with TRUST_PROXY=1). README "Deploy".
 ${brotli ? `load_module ${BROTLI_STATIC};` : '# brotli_static: apt-get install libnginx-mod-http-brotli-static, then build again (gzip only meanwhile)'}
-worker_processes auto;
-pid nginx.pid;
-error_log logs/error.log warn;
-events { worker_connections 4096; }
-
-http {
-  access_log off;
-  server_tokens off;
-  client_body_temp_path tmp/body;
-  proxy_temp_path tmp/proxy;
-  fastcgi_temp_path tmp/fastcgi;
-  uwsgi_temp_path tmp/uwsgi;
-  scgi_temp_path tmp/scgi;
-  sendfile on;
-  tcp_nopush on;
+${NGINX_RUN}
   keepalive_requests 10000;
-  charset off;
   # The stored names' keys give each file its exact type.
   types {
 ${rules.types.map(([key, type]) => `    ${quote(type)} ${key};`).join('\n')}
