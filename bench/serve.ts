@@ -1,13 +1,18 @@
 // `npm run bench:serve -- [--seconds N] [--rounds N] [--raw-node]`: Folio's Node server against nginx
 // serving the same bytes from the same build, in the same run, rounds alternating between them
 // (wrk -t1 -c50, medians over rounds). With --raw-node, a bare node:http server answering the detail
-// JSON from memory is measured too: the ceiling for any Node fast path.
+// JSON from memory is measured too: the ceiling for any Node fast path. nginx in front of Folio
+// (`--target nginx`'s configuration, src/build/targets/nginx.ts) is measured on an HTML page and a feed
+// against the plain nginx on the same files (goal: >= 0.9x).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { buildLayout } from '../src/build/roots.ts';
 import { clientFiles, readManifest } from '../src/build/client-files.ts';
 import { mirror } from '../src/build/targets/files.ts';
+import { frontFiles, frontRules } from '../src/build/targets/front-files.ts';
+import { writeFrontCopy } from '../src/build/targets/front-copy.ts';
+import { nginxConf as frontConf } from '../src/build/targets/nginx.ts';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir, userInfo } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -154,10 +159,9 @@ if (!existsSync(join(ROOT, 'dist/current/manifest.json'))) {
 tmp = await mkdtemp(join(tmpdir(), 'folio-bench-serve-'));
 // nginx serves the live build's static artefact as one folder: its files, wherever a build holds them (src/build/client-files.ts), linked into one.
 const CLIENT = join(tmp, 'client');
-{
-  const layout = buildLayout(await realpath(join(ROOT, 'dist/current')));
-  await mirror(clientFiles(layout, await readManifest(layout)), CLIENT);
-}
+const layout = buildLayout(await realpath(join(ROOT, 'dist/current')));
+const manifest = await readManifest(layout);
+await mirror(clientFiles(layout, manifest), CLIENT);
 
 // --- Folio ---
 
@@ -233,9 +237,13 @@ const targets: Target[] = [
     nginxPath: listBuilt ? listFile : '/__list.json',
     note: listBuilt ? undefined : `${listFile} is not in the build yet: nginx serves Folio's answer, copied to <tmp>/list.json`,
   },
-  { label: 'HTML page', folioPath: `/${slug}`, nginxPath: `/${slug}/index.html` },
+  { label: 'HTML page', folioPath: `/${slug}`, nginxPath: `/${slug}.html` },
   { label: '404', folioPath: '/no-such-page-for-bench', nginxPath: '/no-such-page-for-bench', note: "nginx's error_page answers Folio's 404 body, copied to <tmp>/__404.html" },
+  // Through the front: what it serves itself, against plain nginx on the same files.
+  { label: 'front: page', folioPath: `/${slug}`, nginxPath: `/${slug}.html` },
+  { label: 'front: feed', folioPath: '/feed.xml', nginxPath: '/feed.xml' },
 ];
+const FRONTED = (t: Target) => t.label.startsWith('front: ');
 
 const folioAnswers = new Map<string, Answer>();
 for (const t of targets) folioAnswers.set(t.label, await get(FOLIO + t.folioPath));
@@ -293,6 +301,21 @@ await waitForHttp(nginxPort, nginx, 'nginx', nginxOutput);
 const NGINX_URL = `http://127.0.0.1:${nginxPort}`;
 const nginxVersion = spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr.trim().replace(/^nginx version: nginx\//, '');
 
+// --- nginx in front of Folio: the --target nginx configuration and copy, with this run's ports and workers ---
+
+const FRONT_DIR = join(tmp, 'front');
+const frontPort = await freePort();
+{
+  const files = frontFiles(manifest);
+  await writeFrontCopy(layout, manifest, files, FRONT_DIR);
+  for (const d of ['logs', 'tmp']) await mkdir(join(FRONT_DIR, d));
+  const conf = frontConf(frontRules(files), { listen: `127.0.0.1:${frontPort}`, upstream: new URL(FOLIO).host });
+  await writeFile(join(FRONT_DIR, 'nginx.conf'), conf.replace('worker_processes auto;', `worker_processes ${WORKERS};${process.getuid?.() === 0 ? `\nuser ${userInfo().username};` : ''}`));
+}
+const front = track(spawn(NGINX, ['-p', `${FRONT_DIR}/`, '-e', join(FRONT_DIR, 'logs', 'error.log'), '-c', 'nginx.conf', '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+await waitForHttp(frontPort, front, 'nginx in front of Folio', tail(front));
+const FRONT_URL = `http://127.0.0.1:${frontPort}`;
+
 // --- The raw node:http ceiling (detail JSON bytes and headers, precomputed) ---
 
 const RAW_SCRIPT = `
@@ -329,9 +352,10 @@ if (RAW_NODE) {
 
 // --- Same status, same bytes? ---
 
-type Server = 'nginx' | 'folio' | 'folio, rate limit on' | 'folio, rate limit on Redis' | 'raw node';
+type Server = 'nginx' | 'folio' | 'folio, rate limit on' | 'folio, rate limit on Redis' | 'raw node' | 'nginx in front';
 const BASES: Record<Exclude<Server, 'nginx'>, () => string> = {
   folio: () => FOLIO,
+  'nginx in front': () => FRONT_URL,
   'folio, rate limit on': () => FOLIO_LIMITED,
   'folio, rate limit on Redis': () => FOLIO_REDIS!,
   'raw node': () => rawUrl!,
@@ -340,7 +364,9 @@ const urlOf = (server: Server, t: Target) => (server === 'nginx' ? NGINX_URL + t
 const serversFor = (t: Target): Server[] =>
   t.label === 'detail JSON'
     ? ['nginx', 'folio', 'folio, rate limit on', ...(FOLIO_REDIS ? (['folio, rate limit on Redis'] as const) : []), ...(rawUrl ? (['raw node'] as const) : [])]
-    : ['nginx', 'folio'];
+    : FRONTED(t)
+      ? ['nginx', 'nginx in front']
+      : ['nginx', 'folio'];
 
 const warnings: string[] = [];
 for (const t of targets) {
@@ -391,6 +417,7 @@ console.log(
   `wrk -t${WORKERS} -c${CONNECTIONS} -d${SECONDS}s --latency; ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} per target alternating servers (order swapped on odd rounds), ${WARMUP_SECONDS} s warm-up per server per target; medians over rounds`,
 );
 console.log(`nginx: worker_processes ${WORKERS}, Folio: WORKERS=${WORKERS} (--workers N sets both); sendfile, open_file_cache, access_log off; root: the live build's static artefact`);
+console.log(`nginx in front: the --target nginx configuration (worker_processes ${WORKERS}) before the first Folio, serving its copy of the build`);
 console.log('rate limit on: a second Folio with RATE_LIMIT=1000000000 (counted in shared memory, never trips), against the first with RATE_LIMIT=0');
 console.log(FOLIO_REDIS ? 'rate limit on Redis: a third with the same limit counted on a local redis-server (REDIS_URL)' : 'no redis-server: the rate limit on Redis is not measured (apt-get install -y redis-server)');
 for (const t of targets) {
@@ -436,7 +463,8 @@ for (const t of targets) {
       console.log(`${t.label.padEnd(13)} ${server} ${fmtRps(o.rps)} ${fmtMs(o.p99)} | off ${fmtRps(off.rps)} ${fmtMs(off.p99)} | ${(o.rps / off.rps).toFixed(2)}x req/s (goal: >= 0.85x)`);
       continue;
     }
-    const name = server === 'folio' ? 'folio' : 'raw node:http';
+    const name = server === 'raw node' ? 'raw node:http' : server;
+    if (server === 'nginx in front') ratios.set(t.label, ratio);
     console.log(`${t.label.padEnd(13)} ${name} ${fmtRps(o.rps)} ${fmtMs(o.p99)} | nginx ${fmtRps(n.rps)} ${fmtMs(n.p99)} | ${ratio.rps.toFixed(2)}x req/s, p99 ${ratio.p99.toFixed(2)}x`);
   }
   const errors = [...samples].flatMap(([server, xs]) => (xs.some((x) => x.socketErrors) ? [`${server} ${xs.reduce((sum, x) => sum + x.socketErrors, 0)}`] : []));
@@ -453,6 +481,9 @@ if (list.rps < 0.85) failing.push(`list ${list.rps.toFixed(2)}x req/s`);
 console.log(
   `goal (>= 0.85x nginx req/s and p99 <= 1.5x on detail JSON and HTML page; list >= 0.85x req/s): ${failing.length ? `not met (${failing.join('; ')})` : 'met'}`,
 );
+const fronted = targets.filter(FRONTED).map((t) => [t.label, ratios.get(t.label)!.rps] as const);
+const slow = fronted.filter(([, rps]) => rps < 0.9);
+console.log(`goal (nginx in front of Folio >= 0.9x plain nginx req/s on a page and a feed): ${slow.length ? `not met (${slow.map(([l, r]) => `${l} ${r.toFixed(2)}x`).join('; ')})` : 'met'}`);
 
 for (const child of [...children]) await stop(child);
 await rm(tmp, { recursive: true, force: true });

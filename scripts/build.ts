@@ -17,6 +17,7 @@ import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudf
 import { writeNetlify } from '../src/build/targets/netlify.ts';
 import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
+import { FRONT_DEFAULTS, frontWritten, writeFront } from '../src/build/targets/front.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
 import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
@@ -27,11 +28,12 @@ import { translateForBuild } from '../src/translate/run.ts';
 import { describeNext, earliestScheduled, isDue, readSchedule, SCHEDULE_FILE, type BuildSchedule } from '../src/build/schedule.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
-const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'all'] as const;
-const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false }, drafts: { type: 'boolean', default: false } } });
+const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'nginx', 'caddy', 'all'] as const;
+const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false }, drafts: { type: 'boolean', default: false }, listen: { type: 'string' }, upstream: { type: 'string' } } });
 // --verbose: stack traces with the errors (content errors are one line each without it);
 // --timings: wall time per phase, as a table at the end;
-// --drafts: a preview build (`npm run dev`'s) that holds drafts and scheduled posts, with a banner.
+// --drafts: a preview build (`npm run dev`'s) that holds drafts and scheduled posts, with a banner;
+// --listen, --upstream: where an nginx or Caddy front listens and where it finds `npm run serve`.
 if (values.verbose) process.env.FOLIO_VERBOSE = '1';
 // Set for the build's steps, and read by the fingerprint: a preview build never stands for a published one.
 if (values.drafts) process.env.FOLIO_DRAFTS = '1';
@@ -63,9 +65,14 @@ const WRITERS: Record<string, { out: string; write: (layout: BuildLayout) => Pro
   cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))) },
   netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')) },
   vercel: { out: join(PUBLISH.out, 'vercel'), write: (layout) => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')) },
-  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static')) },
+  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), values.listen ?? FRONT_DEFAULTS.listen) },
+  nginx: { out: join(PUBLISH.out, 'nginx'), write: (layout) => writeFront('nginx', layout, join(PUBLISH.out, 'nginx'), { listen: values.listen, upstream: values.upstream }) },
+  caddy: { out: join(PUBLISH.out, 'caddy'), write: (layout) => writeFront('caddy', layout, join(PUBLISH.out, 'caddy'), { listen: values.listen, upstream: values.upstream }) },
 };
-const requested = Object.keys(WRITERS).filter(wants);
+// A front (nginx, Caddy) serves a copy of the live build: once written, every published build (a plain
+// `npm run build`, `npm start`'s scheduled ones) switches it too, unless it is a preview.
+const FRONTS = ['nginx', 'caddy'];
+const requested = Object.keys(WRITERS).filter((t) => wants(t) || (FRONTS.includes(t) && process.env.FOLIO_DRAFTS !== '1' && frontWritten(WRITERS[t]!.out)));
 
 // translation.yaml's `build: {translate: true}`: what is missing or stale is translated first, so
 // the content read below (and its fingerprint) has it. An invalid setting fails the build.
@@ -92,7 +99,8 @@ const liveInputs = liveLayout && (await readJson<BuildInputs>(join(liveLayout.di
 // What is published depends on the time too: once the live build's next scheduled post is due, the content it was made from no longer says what the build holds.
 const liveSchedule: BuildSchedule = liveLayout ? await readSchedule(liveLayout.dir) : {};
 if (liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule.next)) {
-  const missing = requested.filter((t) => !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
+  // A front is written again: its options may have changed, and its copy may be of an earlier build.
+  const missing = requested.filter((t) => FRONTS.includes(t) || !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
   await writeTargets(liveLayout, missing);
   const inputs: BuildInputs = { fingerprint, code, targets: [...new Set([...liveInputs.targets, ...missing])] };
   await writeFile(join(liveLayout.dir, INPUTS_FILE), JSON.stringify(inputs));

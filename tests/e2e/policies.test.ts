@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { get, startServer, TARGET, useServer, ONE_WINDOW } from '../helpers/server.ts';
+import { FRONT } from '../helpers/front.ts';
 
 const site = useServer();
 
@@ -157,6 +158,8 @@ describe('not found, methods, bodies, paths', () => {
       // climb arrives as a plain unknown path: 404, and nothing outside the site is reachable.
       const folded = TARGET === 'cloudflare' && /^\/(%2e%2e|media\/\.\.)/.test(path);
       assert.equal(r.status, folded ? 404 : 400, path);
+      // Behind Caddy, Go's HTTP server refuses a malformed escape before Caddy runs: a plain 400 without headers.
+      if (FRONT === 'caddy' && path.endsWith('%A')) continue;
       assert.equal(r.headers['access-control-allow-origin'], '*');
     }
     assert.equal((await get(site.url, '/api/posts')).status, 200, 'still healthy');
@@ -218,7 +221,7 @@ describe('rate limit enforcement', () => {
     }
   });
 
-  test('TRUST_PROXY counts clients by X-Forwarded-For; without it the header is ignored', async () => {
+  test('TRUST_PROXY counts clients by X-Forwarded-For; without it the header is ignored', { skip: FRONT === 'caddy' && 'Caddy replaces the X-Forwarded-For a client sends with the address it saw' }, async () => {
     for (const trust of [true, false]) {
       const limited = await startServer({ RATE_LIMIT: '2', ...ONE_WINDOW, ...(trust ? { TRUST_PROXY: '1' } : {}) });
       try {

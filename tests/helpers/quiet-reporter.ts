@@ -44,7 +44,7 @@ export default async function* quiet(source: AsyncIterable<TestEvent>): AsyncGen
   }
   const c = summary?.counts ?? {};
   const seconds = ((summary?.duration_ms ?? 0) / 1000).toFixed(1);
-  const target = process.env.FOLIO_TEST_TARGET ?? 'node';
+  const target = process.env.FOLIO_TEST_FRONT ? `${process.env.FOLIO_TEST_FRONT} before node` : (process.env.FOLIO_TEST_TARGET ?? 'node');
   const tally = [`${c.passed ?? 0} passed`, `${failures} failed`, `${skipped} skipped`, c.cancelled ? `${c.cancelled} cancelled` : '', c.todo ? `${c.todo} todo` : ''].filter(Boolean);
   yield `${failed.size || c.cancelled ? 'FAIL' : 'ok'}: ${c.tests ?? 0} tests in ${byFile.size} file${byFile.size === 1 ? '' : 's'} on ${target}: ${tally.join(', ')} (${seconds} s)${failed.size ? `; the failing files' output is above` : ''}\n`;
 }

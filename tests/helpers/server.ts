@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { after, before } from 'node:test';
 import { passOn } from './child-output.ts';
 import { checkContract } from './contract.ts';
+import { behindFront, FRONT, startFront } from './front.ts';
 
 /** The built site served by the real server, on a random loopback port. */
 export interface RunningServer {
@@ -34,7 +35,28 @@ export const DISCONNECT_UNSEEN = "wrangler's local proxy does not forward a clie
  */
 export const ONE_WINDOW = { RATE_LIMIT_WINDOW: '86400' };
 
+/**
+ * The server a test talks to: Node (or the Workers preview), and with FOLIO_TEST_FRONT=nginx|caddy
+ * (`npm run test:nginx`, `test:caddy`) that front before Node, its URL the server's.
+ */
 export async function startServer(env: Record<string, string> = {}, target: 'node' | 'cloudflare' = TARGET): Promise<RunningServer> {
+  if (!FRONT || target !== 'node') return startProcess(env, target);
+  const node = await startProcess({ ...env, TRUST_PROXY: behindFront(env.TRUST_PROXY) }, target);
+  const front = await startFront(FRONT, node.url).catch(async (e: unknown) => {
+    await node.stop();
+    throw e;
+  });
+  return {
+    ...node,
+    url: front.url,
+    async stop() {
+      await front.stop();
+      await node.stop();
+    },
+  };
+}
+
+async function startProcess(env: Record<string, string>, target: 'node' | 'cloudflare'): Promise<RunningServer> {
   const entry = target === 'cloudflare' ? 'scripts/preview-cloudflare.ts' : 'src/server/main.ts';
   const child: ChildProcess = spawn(process.execPath, [entry], {
     // One worker unless a test asks for more (tests/e2e/workers.test.ts) or FOLIO_TEST_WORKERS says so for all.

@@ -1,5 +1,11 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { LANGUAGES } from '../../core/languages.ts';
+import { messages } from '../../core/messages.ts';
+import { escapeHtml } from '../../site/html.ts';
+import { RESULTS_SLOT } from '../../site/search-results.ts';
+import { staticNginxConf } from './static-nginx.ts';
 import type { Manifest } from '../../publish/manifest.ts';
 import type { BuildLayout } from '../roots.ts';
 import { mirror, place } from './files.ts';
@@ -80,10 +86,35 @@ export function typeRules(manifest: Manifest): string[] {
 }
 
 /**
- * A host with no functions (GitHub Pages, S3, Netlify or Cloudflare Pages without functions):
- * the static artefact as it is, with `_redirects` also rewriting each published URL to its file.
+ * The search pages of a copy nothing answers searches for: the form hidden, and in its place the
+ * page's language saying so (a search on a static host would otherwise show the form, never an answer).
+ * Their files are linked from the build: each is replaced, not written through, with its br/gzip made again.
  */
-export async function writeStatic(layout: BuildLayout, outDir: string): Promise<string> {
+async function staticSearchPages(outDir: string, pages: string[]): Promise<number> {
+  let changed = 0;
+  for (const page of pages) {
+    const html = await readFile(join(outDir, page), 'utf8');
+    if (!html.includes(RESULTS_SLOT)) continue;
+    const htmlLang = /<html lang="([^"]+)"/.exec(html)?.[1];
+    const lang = LANGUAGES.find((l) => l.html_lang === htmlLang)?.code ?? 'en';
+    const notice = `<div id="search-region"><p class="search-unavailable">${escapeHtml(messages(lang).searchNeedsServer)}</p></div>`;
+    const bytes = Buffer.from(html.replace(RESULTS_SLOT, notice).replace('<form role="search" class="search"', '<form role="search" class="search" hidden'));
+    for (const [suffix, coded] of [['', bytes], ['.br', brotliCompressSync(bytes)], ['.gz', gzipSync(bytes, { level: 9 })]] as const) {
+      await rm(join(outDir, page + suffix), { force: true });
+      await writeFile(join(outDir, page + suffix), coded);
+    }
+    changed++;
+  }
+  return changed;
+}
+
+/**
+ * A host with no functions (GitHub Pages, S3, Netlify or Cloudflare Pages without functions):
+ * the static artefact as it is, with `_redirects` also rewriting each published URL to its file,
+ * search pages saying that search needs the server, and beside it (`{outDir}-hosts/`) an nginx
+ * configuration serving it as it is, for hosts that read neither `_headers` nor `_redirects`.
+ */
+export async function writeStatic(layout: BuildLayout, outDir: string, listen: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
   const manifest = await readManifest(layout);
   const files = clientFiles(layout, manifest);
@@ -97,5 +128,10 @@ export async function writeStatic(layout: BuildLayout, outDir: string): Promise<
   const types = typeRules(manifest);
   const headers = await readFile(join(layout.client, '_headers'), 'utf8');
   await writeFile(join(outDir, '_headers'), `${headers}${types.join('\n')}\n`);
-  return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
+  const search = await staticSearchPages(outDir, files.map((f) => pageFolder(f.rel)).filter((rel) => rel.endsWith('/index.html') && /(^|\/)search\/index\.html$/.test(rel)));
+  const hosts = `${outDir}-hosts`;
+  await rm(hosts, { recursive: true, force: true });
+  for (const dir of ['logs', 'tmp']) await mkdir(join(hosts, dir), { recursive: true });
+  await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`, resolve(outDir), listen));
+  return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf serves it on a plain nginx (nginx -p ${hosts} -c nginx.conf)`;
 }

@@ -1,0 +1,98 @@
+// `--target static` on a plain static server: dist/static served by Debian's nginx with the configuration
+// the build writes beside it (dist/static-hosts/nginx.conf), nothing behind it.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildLayout, PUBLISH } from '../../src/build/roots.ts';
+import { fileAt } from '../../src/build/client-files.ts';
+import { liveManifest } from '../helpers/manifest.ts';
+import { passOn } from '../helpers/child-output.ts';
+import { RESULTS_SLOT } from '../../src/site/search-results.ts';
+
+const conf = join(PUBLISH.out, 'static-hosts', 'nginx.conf');
+const absent = spawnSync('nginx', ['-v'], { stdio: 'ignore' }).error ? 'nginx is not installed (apt-get install -y nginx)' : existsSync(conf) ? false : `${conf} is absent: run \`npm run build -- --target static\``;
+
+describe('the static target on a plain nginx', { skip: absent }, () => {
+  let nginx: ChildProcess;
+  let dir: string;
+  let base: string;
+  before(async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    await new Promise((r) => server.close(r));
+    dir = await mkdtemp(join(tmpdir(), 'folio-static-'));
+    await chmod(dir, 0o755);
+    for (const d of ['logs', 'tmp']) await mkdir(join(dir, d));
+    await writeFile(join(dir, 'nginx.conf'), (await readFile(conf, 'utf8')).replace(/listen \S+;/, `listen 127.0.0.1:${port};`));
+    nginx = spawn('nginx', ['-p', dir, '-c', 'nginx.conf', '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    passOn(nginx.stdout!, `nginx ${nginx.pid}`);
+    passOn(nginx.stderr!, `nginx ${nginx.pid}`);
+    base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 200 && !(await fetch(`${base}/`).then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
+  });
+  after(async () => {
+    if (nginx && nginx.exitCode === null) {
+      nginx.kill('SIGTERM');
+      await once(nginx, 'exit');
+    }
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('every published URL without a query answers its default representation with its type; a canonical query its _query file', async () => {
+    const manifest = await liveManifest();
+    const layout = buildLayout(await realpath(PUBLISH.current));
+    let checked = 0;
+    for (const [path, entry] of Object.entries(manifest.paths)) {
+      for (const [query, answer] of Object.entries(entry.answers)) {
+        const i = typeof answer === 'number' ? answer : answer[entry.offers![0]!]!;
+        const file = manifest.files[i]!;
+        const r = await fetch(base + (query ? `${path}?${query}` : path), { headers: { 'accept-encoding': 'identity' }, redirect: 'manual' });
+        const body = await r.text();
+        assert.equal(r.status, 200, `${path}?${query}`);
+        assert.equal(r.headers.get('content-type'), file.type, `${path}?${query}`);
+        assert.equal(r.headers.get('access-control-allow-origin'), '*');
+        if (!body.includes('search-unavailable')) assert.equal(body, await readFile(fileAt(layout, manifest, file), 'utf8'), `${path}?${query}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 2000, `${checked} answers`);
+  });
+
+  test('/api/posts is JSON, a query not in canonical form is a 404, pages ignore queries, /en redirects, unknown paths get 404.html', async () => {
+    const posts = await fetch(`${base}/api/posts`);
+    assert.equal(posts.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.ok(Array.isArray((await posts.json()).data));
+    assert.equal((await fetch(`${base}/api/posts?lang=FR`)).status, 404, 'the static copy has canonical queries only');
+    const page = await fetch(`${base}/the-slow-web?utm_source=x`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type')!, /^text\/html/);
+    const moved = await fetch(`${base}/en/the-slow-web`, { redirect: 'manual' });
+    assert.equal(moved.status, 301);
+    assert.match(moved.headers.get('location')!, /\/the-slow-web$/);
+    const missing = await fetch(`${base}/no-such-page`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('access-control-allow-origin'), '*');
+    assert.equal(await missing.text(), await readFile(join(PUBLISH.out, 'static', '404.html'), 'utf8'));
+    const catalog = await fetch(`${base}/.well-known/api-catalog`);
+    assert.match(catalog.headers.get('content-type')!, /^application\/linkset\+json/);
+    assert.match(catalog.headers.get('link')!, /rel="api-catalog"/);
+  });
+
+  test('the search page says, in its language, that search needs the server, and shows no form that never answers', async () => {
+    for (const [path, words] of [['/search', /Search needs the site&#39;s server/], ['/fr/search', /a besoin du serveur/], ['/ja/search', /サーバー/]] as const) {
+      const html = await (await fetch(base + path)).text();
+      assert.match(html, words, path);
+      assert.ok(!html.includes(RESULTS_SLOT), path);
+      assert.match(html, /<form role="search" class="search" hidden/, path);
+    }
+    const br = await fetch(`${base}/fr/search`, { headers: { 'accept-encoding': 'br' } });
+    assert.match(await br.text(), /a besoin du serveur/, 'its precompressed variants say it too');
+  });
+});
