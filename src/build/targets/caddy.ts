@@ -1,7 +1,6 @@
 import { ALLOW_HEADERS, ALLOW_METHODS, CORS_HEADERS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
-import type { FrontOptions } from './front.ts';
-import { IMMUTABLE, MALFORMED_QUERY, type FrontRules } from './front-files.ts';
+import { IMMUTABLE, MALFORMED_QUERY, type FrontOptions, type FrontRules } from './front-files.ts';
 
 // Caddyfile: in "..." only \" is an escape; in `...` nothing is (regular expressions go there).
 const quote = (s: string) => `"${s.replace(/"/g, '\\"')}"`;

@@ -106,3 +106,9 @@ export function frontRules(files: readonly FrontFile[]): FrontRules {
     extensions: [...extensions].map(([ext, counts]) => [ext, order(counts)]),
   };
 }
+
+/** Where a front listens and where `npm run serve` is (`--listen`, `--upstream`). */
+export interface FrontOptions {
+  listen: string;
+  upstream: string;
+}

@@ -4,15 +4,9 @@ import { join, resolve } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
 import { readManifest } from '../client-files.ts';
 import { FRONT_ROOT, writeFrontCopy } from './front-copy.ts';
-import { frontFiles, frontRules, type FrontRules } from './front-files.ts';
+import { frontFiles, frontRules, type FrontOptions, type FrontRules } from './front-files.ts';
 import { nginxConf } from './nginx.ts';
 import { caddyfile } from './caddy.ts';
-
-/** Where a front listens and where `npm run serve` is (`--listen`, `--upstream`). */
-export interface FrontOptions {
-  listen: string;
-  upstream: string;
-}
 
 export const FRONT_DEFAULTS: FrontOptions = { listen: '127.0.0.1:8080', upstream: '127.0.0.1:4321' };
 

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { CORS_HEADERS, ALLOW_HEADERS, ALLOW_METHODS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { FRONT_ROOT } from './front-copy.ts';
-import type { FrontOptions } from './front.ts';
-import { IMMUTABLE, MALFORMED_QUERY, URL_EXTENSION, type FrontRules } from './front-files.ts';
+import { IMMUTABLE, MALFORMED_QUERY, URL_EXTENSION, type FrontOptions, type FrontRules } from './front-files.ts';
 
 /** Debian's brotli_static (libnginx-mod-http-brotli-static): loaded when present where the build runs. */
 export const BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
