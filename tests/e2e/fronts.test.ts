@@ -62,7 +62,7 @@ for (const name of ['nginx', 'caddy'] as Front[]) {
         ['/the-slow-web', { headers: { authorization: 'Bearer x' } }, (r) => assert.match(r.headers.get('www-authenticate')!, /^Bearer error="invalid_token"/)],
         ['/media/tidal-energy/tide.mp4', { headers: { range: 'bytes=0-9' } }, (r) => assert.equal(r.status, 206)],
         ['/no-such-page', {}, (r) => assert.equal(r.status, 404)],
-        ['/the-slow-web.vhtml', {}, (r) => assert.equal(r.status, 404, 'a stored name is not a URL')],
+        ['/the-slow-web.v-html', {}, (r) => assert.equal(r.status, 404, 'a stored name is not a URL')],
         ['/fr', {}, (r) => assert.equal(r.headers.get('location'), '/fr/')],
         ['/?q=%zz', {}, (r) => assert.equal(r.status, 400)],
       ];

@@ -366,7 +366,7 @@ describe('site, languages, product, status, index', () => {
     for (const p of ['/api/posts', '/api/posts/:slug', '/api/languages', '/api/site', '/api/categories', '/api/tags', '/mcp/v1/posts', '/status']) assert.ok(paths.includes(p), p);
     const html = await get(site.url, '/api', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     assert.match(html.headers.get('content-type')!, /^text\/html/);
-    assert.match(html.text, /<table>/);
+    assert.match(html.text, /<dl class="endpoints">/);
   });
 });
 

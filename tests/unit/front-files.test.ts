@@ -28,15 +28,15 @@ const demo = manifest(
 test('a front serves the published files that are not JSON, in their default representation, at the URL plus its type key', () => {
   const names = frontFiles(demo).map((f) => f.name).sort();
   // JSON (counted by Node), a guide printing the limits, a URL whose default is JSON: none of them.
-  assert.deepEqual(names, ['/..html', '/feed.xml.rss', '/x.vhtml']);
+  assert.deepEqual(names, ['/..html', '/feed.xml.rss', '/x.v-html']);
   assert.equal(frontBase('/fr/'), '/fr/.');
   assert.equal(frontBase('/fr/x'), '/fr/x');
 });
 
 test('the rules: one type and one Cache-Control per key, the keys to try by URL extension (a negotiated page first)', () => {
   const rules = frontRules(frontFiles(demo));
-  assert.deepEqual(Object.fromEntries(rules.types), { html: 'text/html; charset=utf-8', vhtml: 'text/html; charset=utf-8', rss: 'application/rss+xml; charset=utf-8' });
-  assert.deepEqual(Object.fromEntries(rules.extensions), { '': ['vhtml', 'html'], xml: ['rss'] });
+  assert.deepEqual(Object.fromEntries(rules.types), { html: 'text/html; charset=utf-8', 'v-html': 'text/html; charset=utf-8', rss: 'application/rss+xml; charset=utf-8' });
+  assert.deepEqual(Object.fromEntries(rules.extensions), { '': ['v-html', 'html'], xml: ['rss'] });
   assert.equal(Object.fromEntries(rules.cacheByKey).rss, API);
   const clash = frontFiles(demo).concat({ name: '/y.rss', file: file('/y.xml', 'application/rss+xml; charset=utf-8', PAGE) });
   assert.throws(() => frontRules(clash), /Cache-Control/);

@@ -1,6 +1,6 @@
 import { ALLOW_HEADERS, ALLOW_METHODS, CORS_HEADERS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
-import { IMMUTABLE, MALFORMED_QUERY, type FrontOptions, type FrontRules } from './front-files.ts';
+import { IMMUTABLE, MALFORMED_QUERY, NEGOTIATED_KEY, type FrontOptions, type FrontRules } from './front-files.ts';
 
 // Caddyfile: in "..." only \" is an escape; in `...` nothing is (regular expressions go there).
 const quote = (s: string) => `"${s.replace(/"/g, '\\"')}"`;
@@ -60,12 +60,12 @@ ${[...types, ...caches].map(([name, matcher]) => `\t${name} ${matcher}`).join('\
 \t# Vary as Node sends it: Accept on a negotiated URL, Accept-Encoding on a file with br/gzip variants,
 \t# whichever coding is sent (file_server would name it only when it sends a coded one). Deferred
 \t# headers are set innermost first: the first written (the most specific) is set last and stands.
-\t@negotiated path_regexp \\.v[a-z0-9-]+$
+\t@negotiated path_regexp \\.${NEGOTIATED_KEY}[a-z0-9]+$
 \t@coded file {
 \t\ttry_files {path}.gz {path}.br
 \t}
 \t@negotiatedCoded {
-\t\tpath_regexp \\.v[a-z0-9-]+$
+\t\tpath_regexp \\.${NEGOTIATED_KEY}[a-z0-9]+$
 \t\tfile {
 \t\t\ttry_files {path}.gz {path}.br
 \t\t}

@@ -34,10 +34,16 @@ export interface FrontRules {
   extensions: [string, string[]][];
 }
 
-/** The key of a type: its subtype's name (`rss` for application/rss+xml); a negotiated page's is `vhtml` (it adds `Vary: Accept`). */
+/**
+ * What starts a negotiated page's key (`v-html`: it adds `Vary: Accept`). Other keys are letters and
+ * digits only, so none can start with it (a plain `vtt` once did with a bare `v`).
+ */
+export const NEGOTIATED_KEY = 'v-';
+
+/** The key of a type: its subtype's letters and digits (`rss` for application/rss+xml), after NEGOTIATED_KEY for a negotiated page. */
 function keyOf(type: string, negotiated: boolean): string {
-  const sub = type.split(';')[0]!.trim().split('/')[1]!.replace(/\+.*$/, '').replace(/^x-/, '');
-  return negotiated ? `v${sub}` : sub;
+  const sub = type.split(';')[0]!.trim().split('/')[1]!.toLowerCase().replace(/\+.*$/, '').replace(/^x-/, '').replace(/[^a-z0-9]/g, '');
+  return negotiated ? `${NEGOTIATED_KEY}${sub}` : sub;
 }
 
 /**
@@ -98,7 +104,7 @@ export function frontRules(files: readonly FrontFile[]): FrontRules {
     if (cache !== undefined && cache !== file.cacheControl) throw new Error(`front: ${name} has Cache-Control ${file.cacheControl}, other .${key} files ${cache}`);
     cacheByKey.set(key, file.cacheControl);
   }
-  const order = (counts: Map<string, number>) => [...counts].sort((a, b) => Number(b[0].startsWith('v')) - Number(a[0].startsWith('v')) || b[1] - a[1]).map(([key]) => key);
+  const order = (counts: Map<string, number>) => [...counts].sort((a, b) => Number(b[0].startsWith(NEGOTIATED_KEY)) - Number(a[0].startsWith(NEGOTIATED_KEY)) || b[1] - a[1]).map(([key]) => key);
   return {
     types: [...types].sort((a, b) => b[1].count - a[1].count).map(([key, { type }]) => [key, type]),
     cacheByKey: [...cacheByKey],

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { CORS_HEADERS, ALLOW_HEADERS, ALLOW_METHODS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { FRONT_ROOT } from './front-copy.ts';
-import { IMMUTABLE, MALFORMED_QUERY, URL_EXTENSION, type FrontOptions, type FrontRules } from './front-files.ts';
+import { IMMUTABLE, MALFORMED_QUERY, NEGOTIATED_KEY, URL_EXTENSION, type FrontOptions, type FrontRules } from './front-files.ts';
 
 /** Debian's brotli_static (libnginx-mod-http-brotli-static): loaded when present where the build runs. */
 export const BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
@@ -99,7 +99,7 @@ ${rules.immutable ? `    ${quote(`~${IMMUTABLE.source}`)} immutable;\n` : ''}   
 ${[...(rules.immutable ? [['immutable', rules.immutable]] : []), ...rules.cacheByKey].map(([k, cc]) => `    ${k} ${quote(cc!)};`).join('\n')}
   }
   map $folio_class $folio_vary {
-    "~^v" "Accept";
+    "~^${NEGOTIATED_KEY}" "Accept";
     default "";
   }
 
