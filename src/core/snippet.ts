@@ -261,7 +261,7 @@ const SENTENCE_END = /[.!?…。！？؟।॥]["'’”»」』)\]]*$/u;
 /**
  * The snippet never leaves the block holding the match: the texts keep one line per block, so a
  * heading is never run into the sentence after it. An ellipsis marks a sentence cut, not a block
- * left out: a snippet ending with its block, or on a sentence's end, ends there.
+ * left out: a snippet ending with its block, or on a sentence's end, ends there (never `.…`).
  */
 export function snippet(lang: string, text: string, terms: readonly string[]): string {
   const wide = !CHARACTER_SCRIPTS.has(lang);
@@ -278,5 +278,15 @@ export function snippet(lang: string, text: string, terms: readonly string[]): s
   // What the snippet leaves out before it: a few characters show whether a sentence ends there.
   const cutBefore = start > from && !SENTENCE_END.test(text.slice(Math.max(from, start - 8), start).trimEnd());
   const cutAfter = end < to && !SENTENCE_END.test(body);
-  return `${cutBefore ? '…' : ''}${body}${cutAfter ? '…' : ''}`;
+  // The ellipsis stands for the words cut, and for the pause before or after them: a comma, colon or dash at the cut goes.
+  const shown = cutAfter ? body.replace(PAUSE_AT_END, '') : body;
+  return `${cutBefore ? '…' : ''}${cutBefore ? shown.replace(PAUSE_AT_START, '') : shown}${cutAfter ? '…' : ''}`;
 }
+
+/**
+ * Punctuation of a pause within a sentence (commas, semicolons, colons, dashes, in each script), and
+ * what cannot stand at a cut: an opening mark before it, a closing one or a sentence's end after it.
+ */
+const PAUSE = '\\s,;:،؛、，；：–—\\-';
+const PAUSE_AT_END = new RegExp(`[${PAUSE}“‘«„「『(\\[]+$`, 'u');
+const PAUSE_AT_START = new RegExp(`^[${PAUSE}.!?。！？؟।”’»」』)\\]]+`, 'u');

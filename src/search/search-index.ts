@@ -180,16 +180,19 @@ function typos(search: LanguageSearch, word: string): number[] {
   return [...out];
 }
 
-/** Vocabulary words at most `edits` from `word`, as [position, distance], nearest first, then by posts holding them. */
+/**
+ * Vocabulary words at most `edits` from `word`, as [position, distance]: nearest first, then those
+ * with its first letter (a typo seldom starts a word), then those in most posts.
+ */
 function nearWords(search: LanguageSearch, word: string, edits: number): [number, number][] {
   if (edits === 0) return [];
   const { vocabulary, runs } = search;
   const found: [number, number, number][] = [];
   for (let i = 0; i < vocabulary.length; i++) {
     const d = editDistance(word, vocabulary[i]!, edits);
-    if (d <= edits) found.push([i, d, runs.table[2 * i + 2]! - runs.table[2 * i]!]);
+    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[2 * i + 2]! - runs.table[2 * i]!]);
   }
-  return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, d]);
+  return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, Math.floor(d)]);
 }
 
 /**
