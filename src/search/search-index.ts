@@ -129,8 +129,8 @@ export function expand(search: LanguageSearch, word: string): number[] {
  * The vocabulary words a query word stands for, by tier, best first (README, "What search
  * matches"): `EXACT`, the word itself and the longer words it begins (in Chinese and Japanese,
  * those holding it); `FORM`, the other words of its stem (a Korean word without its particle:
- * the words that begins); `TYPO`, for a word the vocabulary has in no form, the words a typo away
- * (typoEdits) and their forms, nearest first.
+ * the words that begins); `TYPO`, for a word the vocabulary does not hold (nor a longer word it
+ * begins), the words a typo away (typoEdits) and their forms, nearest first.
  */
 export type Tiers = [exact: number[], form: number[], typo: number[]];
 export const EXACT = 0;
@@ -145,7 +145,7 @@ export function formsOf(search: LanguageSearch, word: string): Tiers {
   if (tiers) return tiers;
   const exact = expand(search, word);
   const form = otherForms(search, word, exact);
-  tiers = [exact, form, exact.length === 0 && form.length === 0 ? typos(search, word) : []];
+  tiers = [exact, form, exact.length === 0 ? typos(search, word, form) : []];
   if (search.forms.size >= REMEMBERED) search.forms.clear();
   search.forms.set(word, tiers);
   return tiers;
@@ -168,8 +168,8 @@ function otherForms(search: LanguageSearch, word: string, exact: readonly number
   return [];
 }
 
-/** Vocabulary words within a typo of `word`, nearest first, each with the other words of its stem. */
-function typos(search: LanguageSearch, word: string): number[] {
+/** Vocabulary words within a typo of `word`, nearest first, each with the other words of its stem (less those of `form`). */
+function typos(search: LanguageSearch, word: string, form: readonly number[]): number[] {
   const near = nearWords(search, word, typoEdits(word));
   if (near.length === 0) return [];
   const out = new Set<number>();
@@ -177,6 +177,7 @@ function typos(search: LanguageSearch, word: string): number[] {
     out.add(position);
     if (hasStemmer(search.lang)) for (const p of search.stems.words(search.stems.stemAt(position))) out.add(p);
   }
+  for (const p of form) out.delete(p);
   return [...out];
 }
 

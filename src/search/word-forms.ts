@@ -43,10 +43,13 @@ const IDEOGRAPHIC = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scr
 /** Whether a word is written in syllables or ideographs (Chinese, Japanese, Korean), where no typo is assumed. */
 export const ideographic = (word: string) => IDEOGRAPHIC.test(word);
 
-/** Edits a typo may hold in a word of `length` characters: one from 5 letters, two from 9 (bench:search measures the rule). */
+/**
+ * Edits a typo may hold in a query word of `length` characters: one from 4 letters (a 5-letter word
+ * less a letter, and Arabic, which writes no short vowels), two from 9. bench:search measures the rule.
+ */
 export function typoEdits(word: string, length = [...word].length): number {
   if (ideographic(word)) return 0;
-  return length >= 9 ? 2 : length >= 5 ? 1 : 0;
+  return length >= 9 ? 2 : length >= 4 ? 1 : 0;
 }
 
 /**

@@ -1,0 +1,2 @@
+import { relevanceBench } from './relevance.ts';
+await relevanceBench('/work/wt-search/dist/current');
