@@ -69,14 +69,11 @@ async function pagefindRuns(site: string, slugs: readonly string[], queries: rea
       }
       await writeFile(join(root, `search-${lang}.html`), `<!doctype html><html lang="${language(lang).html_lang}"><head><meta charset="utf-8"></head><body></body></html>`);
     }
-    console.error('pagefind: indexing');
     const { index, errors } = await pagefind.createIndex({ rootSelector: 'article' });
     if (!index) return `pagefind: ${errors.join('; ')}`;
-    const added = await index.addDirectory({ path: join(root, 'posts') });
-    console.error('pagefind: added', added.page_count);
+    await index.addDirectory({ path: join(root, 'posts') });
     await index.writeFiles({ outputPath: join(root, 'pagefind') });
     await pagefind.close();
-    console.error('pagefind: written');
     const server = createServer(async (req, res) => {
       const path = join(root, decodeURIComponent(new URL(req.url!, 'http://x').pathname));
       const body = await readFile(path).catch(() => undefined);
@@ -147,7 +144,6 @@ export async function relevanceBench(dist = resolve('dist/current')): Promise<vo
     return [out, performance.now() - t] as const;
   };
   const runAll = (name: string, make: (lang: string) => Search | Promise<Search>) => async () => {
-    console.error('engine', name);
     const found: string[][] = [];
     const ms: number[] = [];
     for (const lang of LANGUAGE_CODES) {

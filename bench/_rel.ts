@@ -1,2 +1,0 @@
-import { relevanceBench } from './relevance.ts';
-await relevanceBench('/work/wt-search/dist/current');
