@@ -174,9 +174,9 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
   }
   const slice = cut(found, range);
   // The query's words in each language a result is in (`lang`, and English for fallbacks).
-  const terms = new Map<string, string[]>();
-  const termsIn = (l: string) => terms.get(l) ?? terms.set(l, [...tokens(l, text), ...source.forms(l, text)]).get(l)!;
-  const data = slice.map(({ id, resolved: r, summary }) => ({ ...summary, snippet: snippet(r.lang, source.text(r.lang, id) ?? '', termsIn(r.lang)) }));
+  const terms = new Map<string, [string[], string[]]>();
+  const termsIn = (l: string) => terms.get(l) ?? terms.set(l, [tokens(l, text), source.forms(l, text)]).get(l)!;
+  const data = slice.map(({ id, resolved: r, summary }) => ({ ...summary, snippet: snippet(r.lang, source.text(r.lang, id) ?? '', ...termsIn(r.lang)) }));
   return {
     offset: range.offset,
     body: {
