@@ -10,7 +10,6 @@ import { createIndex, exportIndex, indexText, type SearchDoc } from '../search/s
 import { encodeIndex, type IndexHeader } from '../search/index-codec.ts';
 import { encodeTexts } from '../search/texts-codec.ts';
 import { stemTable } from '../search/stem-groups.ts';
-import { smartener } from '../site/reader-text.ts';
 import { updatedIndex } from './search-update.ts';
 
 /** A language's files besides its digest. */
@@ -94,9 +93,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     if (update) updated++;
     const { header, data, words } = update ?? (await built(lang, docs));
     const bodies: (string | undefined)[] = [];
-    const smarten = smartener(lang);
-    // Snippets quote the essay as its page prints it (the language's quotation marks), block by block as the page does.
-    for (const { id, body } of docs) bodies[id] = body.split('\n').map(smarten).join('\n');
+    for (const { id, body } of docs) bodies[id] = body;
     await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(header));
     await writeFile(join(dir, `${lang}.index.bin`), data);
     await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: catalog.posts.length }, (_, id) => bodies[id])));
