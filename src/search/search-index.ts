@@ -276,13 +276,13 @@ export function otherFormsOf(search: LanguageSearch, text: string): string[] {
 export function suggestion(search: LanguageSearch, text: string): string | undefined {
   let changed = false;
   const words = tokens(search.lang, text).map((word) => {
-    const [exact, form] = formsOf(search, word);
+    const [exact, form, typo] = formsOf(search, word);
     if (exact.length > 0 || form.length > 0) return word;
-    const length = [...word].length;
-    const near = ideographic(word) || length < 3 ? undefined : nearWords(search, word, Math.max(1, typoEdits(word, length)))[0];
-    if (!near) return word;
+    // The typo tier starts with the nearest word; a word too short for typos looks one edit away.
+    const near = typo[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
+    if (near === undefined) return word;
     changed = true;
-    return search.vocabulary[near[0]]!;
+    return search.vocabulary[near]!;
   });
   return changed ? words.join(' ') : undefined;
 }

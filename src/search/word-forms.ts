@@ -52,31 +52,42 @@ export function typoEdits(word: string, length = [...word].length): number {
   return length >= 9 ? 2 : length >= 4 ? 1 : 0;
 }
 
+/** Rows of the distance table, reused: a query compares its word with every word of a vocabulary. */
+let rows = [new Uint16Array(64), new Uint16Array(64), new Uint16Array(64)];
+
 /**
  * The optimal string alignment distance of `a` and `b` (insertions, deletions, substitutions and
- * transpositions of neighbours, each 1), or `max + 1` as soon as it must exceed `max`.
+ * transpositions of neighbours, each 1), or `max + 1` as soon as it must exceed `max`. Only the
+ * cells within `max` of the diagonal are worked out (a path leaving that band costs more).
  */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a === b) return 0;
   const n = b.length;
-  let before = new Array<number>(n + 1).fill(0);
-  let previous = Array.from({ length: n + 1 }, (_, j) => j);
-  let current = new Array<number>(n + 1).fill(0);
+  const far = max + 1;
+  if (rows[0]!.length < n + 2) rows = rows.map(() => new Uint16Array(2 * (n + 2)));
+  let [before, previous, current] = rows as [Uint16Array, Uint16Array, Uint16Array];
+  for (let j = 0; j <= Math.min(n, max); j++) previous[j] = j;
+  if (max < n) previous[max + 1] = far;
   for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let least = i;
-    for (let j = 1; j <= n; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, before[j - 2]! + 1);
+    const lo = Math.max(1, i - max);
+    const hi = Math.min(n, i + max);
+    let least = far;
+    if (lo === 1) least = current[0] = i;
+    else current[lo - 1] = far;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const cb = b.charCodeAt(j - 1);
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) d = Math.min(d, before[j - 2]! + 1);
       current[j] = d;
       if (d < least) least = d;
     }
-    if (least > max) return max + 1;
+    if (hi < n) current[hi + 1] = far;
+    if (least > max) return far;
     [before, previous, current] = [previous, current, before];
   }
-  return previous[n]!;
+  return Math.min(previous[n]!, far);
 }
 
 /** Hangul syllables. */
