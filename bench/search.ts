@@ -1,4 +1,6 @@
-// `npm run bench:search -- [N] [--queries-per-language Q] [--seconds S] [--no-peers] [--no-http]`: search at N
+// `npm run bench:search -- [N] [--queries-per-language Q] [--seconds S] [--no-relevance] [--no-peers] [--no-http]`:
+// first relevance on the demo build (relevance.ts: recall@10 and MRR per language for inflected,
+// misspelled and exact words, beside Pagefind, Orama and MiniSearch); then search at N
 // synthetic essays x 14 languages (default 1,000) on a varied query set drawn from the corpus, so
 // query words follow its Zipf frequencies (single words, two words, prefixes). Prints, from one run:
 // Folio in-process (p50/p99, recall per language), the peers (Orama, MiniSearch, FlexSearch with
@@ -6,7 +8,7 @@
 // and HTTP at 50 connections against the same server's /status (wrk with a request list, else fetch).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm, symlink, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
@@ -19,11 +21,16 @@ import { loadSearchSource } from '../src/search/load-source.ts';
 import { tokens } from '../src/search/encoders.ts';
 import { startServer } from '../tests/helpers/server.ts';
 import { writeCorpus } from './synthetic-corpus.ts';
+import { relevanceBench } from './relevance.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'queries-per-language': { type: 'string', default: '100' }, seconds: { type: 'string', default: '8' }, 'no-peers': { type: 'boolean' }, 'no-http': { type: 'boolean' } },
+  options: { 'queries-per-language': { type: 'string', default: '100' }, seconds: { type: 'string', default: '8' }, 'no-relevance': { type: 'boolean' }, 'no-peers': { type: 'boolean' }, 'no-http': { type: 'boolean' } },
 });
+if (!values['no-relevance']) {
+  if (existsSync('dist/current/bundle/main/search')) await relevanceBench();
+  else console.log('relevance: not run (no demo build: npm run build -- --target all)');
+}
 const count = Number(positionals[0] ?? 1000);
 const perLanguage = Number(values['queries-per-language']);
 const WORK = resolve('bench/.corpus');
@@ -47,6 +54,13 @@ if (!existsSync(`${bundle}/search/en.texts.bin`) || process.env.REBUILD) {
   console.log(`building the search bundle for ${count} x 14 ...`);
   await buildBundle({ contentDir: content, outDir: bundle, base: '', cacheDir: `${WORK}/cache` });
 }
+
+// What the index costs on disk per language set, and what the stems add (the only file word forms add).
+const sizes = await Promise.all((await readdir(`${bundle}/search`)).map(async (f) => [f, (await stat(`${bundle}/search/${f}`)).size] as const));
+const sum = (test: (f: string) => boolean) => sizes.reduce((a, [f, n]) => a + (test(f) ? n : 0), 0);
+const indexBytes = sum((f) => /\.(index\.bin|index\.json|vocabulary\.json)$/.test(f));
+const stemBytes = sum((f) => f.endsWith('.stems.json'));
+console.log(`index size: ${(indexBytes / 1e6).toFixed(1)} MB (index and vocabulary) + ${(stemBytes / 1e6).toFixed(1)} MB of stems: +${((stemBytes / indexBytes) * 100).toFixed(1)} % for word forms; snippet texts ${(sum((f) => f.endsWith('.texts.bin')) / 1e6).toFixed(1)} MB`);
 
 const core = await loadCore(bundle);
 const posts = core.catalog.posts;

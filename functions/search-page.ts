@@ -27,7 +27,7 @@ const searchPage: Handler = async (ctx) => {
     const { page } = readPage(params);
     const run = ctx.root.core.search(new URLSearchParams({ q, lang, fallback: 'en', page: String(page), per_page: String(SEARCH_PAGE_SIZE) }));
     const href = (n: number) => `${pagePath}?${new URLSearchParams({ q: run.body.query, ...(n > 1 ? { page: String(n) } : {}) })}`;
-    results = resultsHtml({ lang, body: run.body, page, offset: run.offset, href });
+    results = resultsHtml({ lang, body: run.body, page, offset: run.offset, href, searchHref: (query) => `${pagePath}?${new URLSearchParams({ q: query })}` });
   } catch (e) {
     if (!(e instanceof FolioError)) throw e;
     status = e.status;

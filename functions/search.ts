@@ -22,7 +22,7 @@ function streamSearch(ctx: RequestContext): Response {
     await out.send('status', { phase: 'searching', query: body.query, language: body.meta.language });
     let rank = offset;
     for (const item of body.data) await out.send('result', { ...item, rank: ++rank });
-    await out.send('done', { total: body.total, returned: body.data.length, took_ms: Math.round(performance.now() - started) });
+    await out.send('done', { total: body.total, returned: body.data.length, suggestion: body.suggestion, took_ms: Math.round(performance.now() - started) });
   }, body.data.length + 2);
 }
 

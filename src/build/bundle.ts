@@ -21,6 +21,7 @@ import { loadSite } from './load/site.ts';
 import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './slugify.ts';
 import { ContentErrors, FileError } from './file-error.ts';
+import { printedQuotes } from '../site/reader-text.ts';
 import { writeSearchIndexes } from './search-indexes.ts';
 import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse.ts';
 import { liveBundle, type LiveEntry } from './live-bundle.ts';
@@ -202,7 +203,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       const json = JSON.stringify(body);
       bytes.update(`${file.lang}\0${json}\0`);
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
-      folderTexts.set(file.lang, rendered.text);
+      // Search snippets quote the essay as its page does (the language's quotation marks).
+      folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
       const offset = bodyLineOffset(file.raw, file.body);
       folderLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
       entries++;

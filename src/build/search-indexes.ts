@@ -9,10 +9,11 @@ import type { Catalog } from '../core/types.ts';
 import { createIndex, exportIndex, indexText, type SearchDoc } from '../search/search-index.ts';
 import { encodeIndex, type IndexHeader } from '../search/index-codec.ts';
 import { encodeTexts } from '../search/texts-codec.ts';
+import { stemTable } from '../search/stem-groups.ts';
 import { updatedIndex } from './search-update.ts';
 
 /** A language's files besides its digest. */
-const FILES = ['index.json', 'index.bin', 'texts.bin', 'vocabulary.json'];
+const FILES = ['index.json', 'index.bin', 'texts.bin', 'vocabulary.json', 'stems.json'];
 
 /** The live bundle's search indexes, and what is known of how this build's posts differ from its. */
 export interface LiveSearch {
@@ -55,7 +56,7 @@ async function liveUpdated(lang: string, docs: readonly Doc[], live: string, cha
 /**
  * One exported FlexSearch index per language over the posts available in it (by the site's
  * stale policy) in the compact form of index-codec.ts, its sorted vocabulary, and each entry's plain text for
- * snippets (texts-codec.ts). A language whose documents are the live build's keeps its files; one
+ * snippets (texts-codec.ts), and its words' stems (stem-groups.ts). A language whose documents are the live build's keeps its files; one
  * where a few posts changed (and the posts kept their ids) is updated from the live index.
  */
 /** Returns how many languages' indexes were taken from the live build, and how many updated from it. */
@@ -97,6 +98,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     await writeFile(join(dir, `${lang}.index.bin`), data);
     await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: catalog.posts.length }, (_, id) => bodies[id])));
     await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
+    await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
     await writeFile(join(dir, digestFile), digest);
   }
   return { taken, updated };

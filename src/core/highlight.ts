@@ -1,10 +1,12 @@
 import { fold } from '../search/encoders.ts';
+import { editDistance, hasStemmer, stem, typoEdits } from '../search/word-forms.ts';
 import { language } from './languages.ts';
 
 /**
  * Where a search's words appear in a text (a snippet), for a surface that marks them (the search
- * page's `<mark>`): the words of the text, cut by Intl.Segmenter, whose folded form begins with a
- * query term, as the index matches a term to the longer words it begins; in Chinese and Japanese,
+ * page's `<mark>`): the words of the text, cut by Intl.Segmenter, that the index matches to a query
+ * term (search-index.ts, formsOf): those whose folded form begins with it, has its stem (`walked`
+ * for `walk`) or is a typo away from it (`tide` for `tidle`); in Chinese and Japanese,
  * where a term may lie inside a segmented word, the term's own characters. Ranges are [start, end)
  * in the text, in order, never overlapping.
  */
@@ -16,11 +18,15 @@ export function matchedRanges(lang: string, text: string, terms: readonly string
   if (wanted.length === 0) return [];
   let seg = segmenters.get(lang);
   if (!seg) segmenters.set(lang, (seg = new Intl.Segmenter(language(lang).locale, { granularity: 'word' })));
+  const stems = hasStemmer(lang) ? wanted.map((t) => stem(lang, t)) : [];
+  const typos = wanted.map((t) => typoEdits(t));
+  const isForm = (word: string) =>
+    wanted.some((t, i) => word.startsWith(t) || (typos[i]! > 0 && editDistance(word, t, typos[i]!) <= typos[i]!)) || (stems.length > 0 && stems.includes(stem(lang, word)));
   const ranges: [number, number][] = [];
   for (const { segment, index, isWordLike } of seg.segment(text)) {
     if (!isWordLike) continue;
     const word = fold(lang, segment);
-    if (wanted.some((t) => word.startsWith(t))) ranges.push([index, index + segment.length]);
+    if (isForm(word)) ranges.push([index, index + segment.length]);
     else if (INSIDE_WORDS.has(lang)) {
       // Folding keeps CJK characters as they are, so positions in the word carry over.
       for (const t of wanted) {

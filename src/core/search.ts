@@ -32,6 +32,8 @@ export interface SearchBody {
   total: number;
   images: ImageRecord[];
   total_images: number;
+  /** The query with its words that no post holds in any form replaced by the nearest word posts hold (README, "What search matches"); null when none is. */
+  suggestion: string | null;
 }
 
 export interface SearchRun {
@@ -44,6 +46,9 @@ export interface SearchRun {
 function phrases(text: string): string[] {
   return [...text.matchAll(/"([^"]+)"/g)].map((m) => m[1]!.trim()).filter(Boolean);
 }
+
+/** Text as a phrase is compared: folded, one space between words, typographic quotes as typed (the texts have the page's). */
+const plain = (lang: string, text: string) => fold(lang, text).replace(/\s+/g, ' ').replace(/[‘’]/g, "'").replace(/[“”„«»「」]/g, '"');
 
 /** A matching post as a search answers it, with its position in the catalog (the index's id). */
 interface Found {
@@ -163,15 +168,15 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
   let found = matches(index, source, lang, fallback, text.replace(/"/g, ' '));
   if (required.length > 0) {
     found = found.filter(({ id, resolved: r }) => {
-      const hay = fold(r.lang, `${r.entry.title} ${source.text(r.lang, id) ?? ''}`).replace(/\s+/g, ' ');
-      return required.every((p) => hay.includes(fold(r.lang, p).replace(/\s+/g, ' ')));
+      const hay = plain(r.lang, `${r.entry.title} ${source.text(r.lang, id) ?? ''}`);
+      return required.every((p) => hay.includes(plain(r.lang, p)));
     });
   }
   const slice = cut(found, range);
   // The query's words in each language a result is in (`lang`, and English for fallbacks).
-  const terms = new Map<string, string[]>();
-  const termsIn = (l: string) => terms.get(l) ?? terms.set(l, tokens(l, text)).get(l)!;
-  const data = slice.map(({ id, resolved: r, summary }) => ({ ...summary, snippet: snippet(r.lang, source.text(r.lang, id) ?? '', termsIn(r.lang)) }));
+  const terms = new Map<string, [string[], string[]]>();
+  const termsIn = (l: string) => terms.get(l) ?? terms.set(l, [tokens(l, text), source.forms(l, text)]).get(l)!;
+  const data = slice.map(({ id, resolved: r, summary }) => ({ ...summary, snippet: snippet(r.lang, source.text(r.lang, id) ?? '', ...termsIn(r.lang)) }));
   return {
     offset: range.offset,
     body: {
@@ -182,6 +187,7 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
       total: found.length,
       images: imagesOf(slice),
       total_images: totalImages(index, found),
+      suggestion: source.suggest(lang, text.replace(/"/g, ' ')) ?? null,
     },
   };
 }

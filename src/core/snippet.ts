@@ -236,20 +236,22 @@ function blockAt(text: string, at: number): [number, number] {
 
 /**
  * The best fitting occurrence (a word of its own before a longer word's beginning, so the snippet
- * shows the word searched where the text has it): in the first block long enough to say something
- * (a heading alone says little), else the first anywhere.
+ * shows the word searched where the text has it; the query's own words before their other forms):
+ * in the first block long enough to say something (a heading alone says little), else the first anywhere.
  */
-function bestMatch(lang: string, text: string, terms: readonly string[], long: number): Match {
-  const ordered = longestFirst(terms);
-  for (const fit of fitsOf(lang)) {
-    const first = matchAt(lang, text, ordered, fit);
-    if (!first) continue;
-    for (let m = first; ; ) {
-      const [from, to] = blockAt(text, m[0]);
-      if (to - from >= long) return m;
-      const next = to < text.length ? matchAt(lang, text.slice(to), ordered, fit) : undefined;
-      if (!next) return first;
-      m = [to + next[0], to + next[1]];
+function bestMatch(lang: string, text: string, terms: readonly string[], forms: readonly string[], long: number): Match {
+  for (const group of [terms, forms]) {
+    const ordered = longestFirst(group);
+    for (const fit of fitsOf(lang)) {
+      const first = matchAt(lang, text, ordered, fit);
+      if (!first) continue;
+      for (let m = first; ; ) {
+        const [from, to] = blockAt(text, m[0]);
+        if (to - from >= long) return m;
+        const next = to < text.length ? matchAt(lang, text.slice(to), ordered, fit) : undefined;
+        if (!next) return first;
+        m = [to + next[0], to + next[1]];
+      }
     }
   }
   return [0, 0];
@@ -261,14 +263,15 @@ const SENTENCE_END = /[.!?…。！？؟।॥]["'’”»」』)\]]*$/u;
 /**
  * The snippet never leaves the block holding the match: the texts keep one line per block, so a
  * heading is never run into the sentence after it. An ellipsis marks a sentence cut, not a block
- * left out: a snippet ending with its block, or on a sentence's end, ends there.
+ * left out: a snippet ending with its block, or on a sentence's end, ends there (never `.…`).
+ * `forms`: the other words the query matched (its words' other forms, corrected typos), shown where the text has none of `terms`.
  */
-export function snippet(lang: string, text: string, terms: readonly string[]): string {
+export function snippet(lang: string, text: string, terms: readonly string[], forms: readonly string[] = []): string {
   const wide = !CHARACTER_SCRIPTS.has(lang);
   const size = wide ? 200 : 90;
   const lead = wide ? 60 : 25;
   if (text.length <= size && !text.includes('\n')) return text;
-  const [at, matchEnd] = bestMatch(lang, text, terms, size / 4);
+  const [at, matchEnd] = bestMatch(lang, text, terms, forms, size / 4);
   const [from, to] = blockAt(text, at);
   const wantStart = Math.max(from, Math.min(at - lead, to - size));
   const [cutStart, cutEnd] = window(lang, text, wantStart, size, matchEnd);
@@ -278,5 +281,15 @@ export function snippet(lang: string, text: string, terms: readonly string[]): s
   // What the snippet leaves out before it: a few characters show whether a sentence ends there.
   const cutBefore = start > from && !SENTENCE_END.test(text.slice(Math.max(from, start - 8), start).trimEnd());
   const cutAfter = end < to && !SENTENCE_END.test(body);
-  return `${cutBefore ? '…' : ''}${body}${cutAfter ? '…' : ''}`;
+  // The ellipsis stands for the words cut, and for the pause before or after them: a comma, colon or dash at the cut goes.
+  const shown = cutAfter ? body.replace(PAUSE_AT_END, '') : body;
+  return `${cutBefore ? '…' : ''}${cutBefore ? shown.replace(PAUSE_AT_START, '') : shown}${cutAfter ? '…' : ''}`;
 }
+
+/**
+ * Punctuation of a pause within a sentence (commas, semicolons, colons, dashes, in each script), and
+ * what cannot stand at a cut: an opening mark before it, a closing one or a sentence's end after it.
+ */
+const PAUSE = '\\s,;:،؛、，；：–—\\-';
+const PAUSE_AT_END = new RegExp(`[${PAUSE}“‘«„「『(\\[]+$`, 'u');
+const PAUSE_AT_START = new RegExp(`^[${PAUSE}.!?。！？؟।”’»」』)\\]]+`, 'u');

@@ -146,4 +146,8 @@ export interface SearchSource {
   match(lang: string, text: string): Ids;
   /** Plain text of a post's body in a language (the post by its position in the catalog). */
   text(lang: string, id: number): string | undefined;
+  /** The words `text` matches in `lang` besides its own words and those they begin (other forms, corrected typos): what snippets show. */
+  forms(lang: string, text: string): string[];
+  /** `text` with each word `lang`'s posts hold in no form replaced by the nearest one they hold, when that finds posts; else undefined. */
+  suggest(lang: string, text: string): string | undefined;
 }

@@ -234,6 +234,8 @@ type SearchConnection {
   images: [Image!]!
   "Images of all matches."
   totalImages: Int!
+  "Did you mean: the query with each word no post holds in any form (nor a typo away) replaced by the nearest word posts hold, when that finds posts; null otherwise (REST's suggestion)."
+  suggestion: String
 }
 
 type SearchEdge {

@@ -118,7 +118,7 @@ export const TOOLS: Tool[] = [
   {
     name: 'search_posts',
     title: 'Search posts',
-    description: 'Full-text search in one language, most relevant first, with snippets; quoted words match as a phrase. Same answer as GET /api/search.',
+    description: 'Full-text search in one language, most relevant first, with snippets; other forms of a word (walked for walk) and typos (tidle for tide) match too, ranked after the word itself; quoted words match as a phrase; suggestion is the query it likely means (did you mean), else null. Same answer as GET /api/search.',
     rest: 'GET /api/search',
     inputSchema: input(
       { query: { type: 'string', minLength: 1, maxLength: QUERY_MAX_CHARS, description: 'Search words ("quoted words" match as a phrase)' }, lang, fallback, page, per_page: perPage },

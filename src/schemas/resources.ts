@@ -182,6 +182,7 @@ export const searchBody = object(
     total: int('All matches', 0),
     images: array(imageRecord, 'Images of the returned results'),
     total_images: int('Images of all matches', 0),
+    suggestion: { type: 'string', nullable: true, description: 'Did you mean: the query with each word no post holds in any form (nor a typo away) replaced by the nearest word posts hold, when that finds posts; null otherwise' },
   },
   undefined,
   'Search results, most relevant first (no pagination block)',

@@ -1,6 +1,7 @@
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { SearchSource } from '../core/types.ts';
-import { languageSearch, query, type LanguageSearch } from './search-index.ts';
+import { languageSearch, otherFormsOf, query, suggestion, type LanguageSearch } from './search-index.ts';
+import type { StemTable } from './stem-groups.ts';
 import { openRuns, type IndexHeader } from './index-codec.ts';
 import { openTexts } from './texts-codec.ts';
 import { decodeJson, type BundleReader } from '../bundle/reader.ts';
@@ -22,7 +23,7 @@ export interface SourceOptions {
   present?: boolean;
 }
 
-const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.index.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`];
+const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.index.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`, `search/${lang}.stems.json`];
 
 interface Language {
   search: LanguageSearch;
@@ -53,10 +54,10 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     let hit = loaded.get(lang);
     if (hit) return hit;
     const started = performance.now();
-    const [header, data, words, texts] = preread?.get(lang) ?? FILES(lang).map((n) => need(n, reader.readSync!(n)));
+    const [header, data, words, texts, stems] = preread?.get(lang) ?? FILES(lang).map((n) => need(n, reader.readSync!(n)));
     const vocabulary = decodeJson<string[]>(words!);
     const runs = openRuns(decodeJson<IndexHeader>(header!), data!, vocabulary.length);
-    hit = { search: languageSearch(lang, runs, vocabulary, ids), text: openTexts(texts!) };
+    hit = { search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!)), text: openTexts(texts!) };
     preread?.delete(lang);
     loaded.set(lang, hit);
     loadMs.set(lang, performance.now() - started);
@@ -86,5 +87,11 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
       return found;
     },
     text: (lang, id) => language(lang).text(id),
+    forms: (lang, text) => otherFormsOf(language(lang).search, text),
+    suggest(lang, text) {
+      const search = language(lang).search;
+      const suggested = suggestion(search, text);
+      return suggested !== undefined && query(search, suggested).length > 0 ? suggested : undefined;
+    },
   };
 }

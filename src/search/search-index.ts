@@ -2,6 +2,8 @@ import { Document, Encoder } from 'flexsearch';
 import { tokens } from './encoders.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
+import { stemGroups, stemTable, type StemGroups, type StemTable } from './stem-groups.ts';
+import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle } from './word-forms.ts';
 
 /**
  * One FlexSearch Document index per language, over text already tokenised by the
@@ -41,14 +43,26 @@ export interface LanguageSearch {
   runs: Runs;
   /** Every indexed word, sorted. */
   vocabulary: string[];
-  /** Per-query marks by id (a query's generation number, so nothing is cleared between queries). */
-  marks: { seen: Uint32Array; head: Uint32Array; generation: number };
+  /** The vocabulary's words by stem. */
+  stems: StemGroups;
+  /** Per-query marks by id (a query's generation number, so nothing is cleared between queries), and each match's tier. */
+  marks: { seen: Uint32Array; head: Uint32Array; tier: Uint8Array; generation: number };
+  /** Each query word's forms, as `formsOf` found them (queries repeat). */
+  forms: Map<string, Tiers>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
   characters?: Map<string, number[]>;
 }
 
-export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number): LanguageSearch {
-  return { lang, runs, vocabulary, marks: { seen: new Uint32Array(ids), head: new Uint32Array(ids), generation: 0 } };
+/** `stems`: the build's stem table (made from the vocabulary when not given). */
+export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number, stems: StemTable = stemTable(lang, vocabulary)): LanguageSearch {
+  return {
+    lang,
+    runs,
+    vocabulary,
+    stems: stemGroups(stems),
+    marks: { seen: new Uint32Array(ids), head: new Uint32Array(ids), tier: new Uint8Array(ids), generation: 0 },
+    forms: new Map(),
+  };
 }
 
 function charactersOf(search: LanguageSearch): Map<string, number[]> {
@@ -112,36 +126,117 @@ export function expand(search: LanguageSearch, word: string): number[] {
 }
 
 /**
- * Ids matching every word of the query (each as itself or a longer word), title and summary hits
- * first; within each group, in the order of the first word's runs (its forms in vocabulary order).
- * A query of one word that stands for one word of the vocabulary is that word's run, read in place.
+ * The vocabulary words a query word stands for, by tier, best first (README, "What search
+ * matches"): `EXACT`, the word itself and the longer words it begins (in Chinese and Japanese,
+ * those holding it); `FORM`, the other words of its stem (a Korean word without its particle:
+ * the words that begins); `TYPO`, for a word the vocabulary does not hold (nor a longer word it
+ * begins), the words a typo away (typoEdits) and their forms, nearest first.
+ */
+export type Tiers = [exact: number[], form: number[], typo: number[]];
+export const EXACT = 0;
+export const FORM = 1;
+export const TYPO = 2;
+
+/** Queries repeat (Zipf): a bound keeps odd ones from piling up. */
+const REMEMBERED = 4096;
+
+export function formsOf(search: LanguageSearch, word: string): Tiers {
+  let tiers = search.forms.get(word);
+  if (tiers) return tiers;
+  const exact = expand(search, word);
+  const form = otherForms(search, word, exact);
+  tiers = [exact, form, exact.length === 0 ? typos(search, word, form) : []];
+  if (search.forms.size >= REMEMBERED) search.forms.clear();
+  search.forms.set(word, tiers);
+  return tiers;
+}
+
+/** The words of `word`'s stem that it does not begin (`exact`, a run of the vocabulary in stemming languages). */
+function otherForms(search: LanguageSearch, word: string, exact: readonly number[]): number[] {
+  const { lang, vocabulary, stems } = search;
+  if (hasStemmer(lang)) {
+    const s = exact.length > 0 && vocabulary[exact[0]!] === word ? stems.stemAt(exact[0]!) : stems.find(stem(lang, word));
+    if (s < 0) return [];
+    const [first, last] = [exact[0] ?? -1, exact.at(-1) ?? -1];
+    return [...stems.words(s)].filter((p) => p < first || p > last);
+  }
+  if (exact.length > 0) return [];
+  for (const bare of withoutParticle(lang, word)) {
+    const found = expand(search, bare);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** Vocabulary words within a typo of `word`, nearest first, each with the other words of its stem (less those of `form`). */
+function typos(search: LanguageSearch, word: string, form: readonly number[]): number[] {
+  const near = nearWords(search, word, typoEdits(word));
+  if (near.length === 0) return [];
+  const out = new Set<number>();
+  for (const [position] of near) {
+    out.add(position);
+    if (hasStemmer(search.lang)) for (const p of search.stems.words(search.stems.stemAt(position))) out.add(p);
+  }
+  for (const p of form) out.delete(p);
+  return [...out];
+}
+
+/**
+ * Vocabulary words at most `edits` from `word`, as [position, distance]: nearest first, then those
+ * with its first letter (a typo seldom starts a word), then those in most posts.
+ */
+function nearWords(search: LanguageSearch, word: string, edits: number): [number, number][] {
+  if (edits === 0) return [];
+  const { vocabulary, runs } = search;
+  const found: [number, number, number][] = [];
+  for (let i = 0; i < vocabulary.length; i++) {
+    const d = editDistance(word, vocabulary[i]!, edits);
+    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[2 * i + 2]! - runs.table[2 * i]!]);
+  }
+  return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, Math.floor(d)]);
+}
+
+/**
+ * Ids matching every word of the query (each in one of its forms, formsOf), ranked by the worst tier
+ * any word matched in (exact, then other forms, then typos), then title and summary hits first;
+ * within each group, in the order of the first word's runs (its forms by tier, in vocabulary
+ * order). A query of one word that stands for one word of the vocabulary is that word's run, read in place.
  */
 export function query(search: LanguageSearch, text: string): Ids {
   const { runs, marks } = search;
   const { table, ids: runIds } = runs;
-  const { seen, head } = marks;
+  const { seen, head, tier: rank } = marks;
   const words = tokens(search.lang, text);
-  // A one-word query's forms, found once: its run itself when it stands for one word.
-  const forms = words.length === 1 ? expand(search, words[0]!) : undefined;
-  if (forms?.length === 1) return runOf(runs, forms[0]!);
+  const forms = (words.length > 1 ? [...new Set(words)] : words).map((w) => formsOf(search, w));
+  if (forms.length === 1) {
+    const all = forms[0]!.flat();
+    if (all.length === 1) return runOf(runs, all[0]!);
+  }
   const queryMark = ++marks.generation;
   let matched: number[] | undefined;
   let headHits = false;
-  for (const word of words.length > 1 ? new Set(words) : words) {
+  let worst = EXACT;
+  for (const tiers of forms) {
     const wordMark = ++marks.generation;
     const first = matched === undefined;
     const ids: number[] = [];
-    for (const position of forms ?? expand(search, word)) {
-      const [start, headEnd, end] = [table[2 * position]!, table[2 * position + 1]!, table[2 * position + 2]!];
-      headHits ||= headEnd > start;
-      for (let k = start; k < headEnd; k++) head[runIds[k]!] = queryMark;
-      for (let k = start; k < end; k++) {
-        const id = runIds[k]!;
-        if (seen[id] === wordMark) continue;
-        seen[id] = wordMark;
-        if (first) ids.push(id);
+    tiers.forEach((positions, tier) => {
+      if (positions.length > 0) worst = Math.max(worst, tier);
+      for (const position of positions) {
+        const [start, headEnd, end] = [table[2 * position]!, table[2 * position + 1]!, table[2 * position + 2]!];
+        headHits ||= headEnd > start;
+        for (let k = start; k < headEnd; k++) head[runIds[k]!] = queryMark;
+        for (let k = start; k < end; k++) {
+          const id = runIds[k]!;
+          if (seen[id] === wordMark) continue;
+          seen[id] = wordMark;
+          if (first) {
+            ids.push(id);
+            rank[id] = tier;
+          } else if (tier > rank[id]!) rank[id] = tier;
+        }
       }
-    }
+    });
     if (first) matched = ids;
     else {
       let kept = 0;
@@ -150,10 +245,44 @@ export function query(search: LanguageSearch, text: string): Ids {
     }
     if (matched!.length === 0) return [];
   }
-  if (!matched || !headHits) return matched ?? [];
+  if (!matched || (!headHits && worst === EXACT)) return matched ?? [];
   const out = new Array<number>(matched.length);
   let at = 0;
-  for (const id of matched) if (head[id] === queryMark) out[at++] = id;
-  for (const id of matched) if (head[id] !== queryMark) out[at++] = id;
+  for (let tier = EXACT; tier <= worst; tier++) {
+    for (const id of matched) if (rank[id] === tier && head[id] === queryMark) out[at++] = id;
+    for (const id of matched) if (rank[id] === tier && head[id] !== queryMark) out[at++] = id;
+  }
   return out;
+}
+
+/** At most this many other forms are given for snippets: the first of them are the nearest. */
+const MAX_FORMS = 32;
+
+/** The vocabulary words the query's words stand for besides themselves and the words they begin: for snippets to find. */
+export function otherFormsOf(search: LanguageSearch, text: string): string[] {
+  const out = new Set<string>();
+  for (const word of new Set(tokens(search.lang, text))) {
+    const [, form, typo] = formsOf(search, word);
+    for (const p of [...form, ...typo].slice(0, MAX_FORMS)) out.add(search.vocabulary[p]!);
+  }
+  return [...out];
+}
+
+/**
+ * The query with each word the vocabulary holds in no form replaced by the nearest word it holds
+ * (fewest edits, then the word in most posts; one edit for words of 3 and 4 letters), or
+ * undefined when it holds every word or has nothing near one.
+ */
+export function suggestion(search: LanguageSearch, text: string): string | undefined {
+  let changed = false;
+  const words = tokens(search.lang, text).map((word) => {
+    const [exact, form, typo] = formsOf(search, word);
+    if (exact.length > 0 || form.length > 0) return word;
+    // The typo tier starts with the nearest word; a word too short for typos looks one edit away.
+    const near = typo[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
+    if (near === undefined) return word;
+    changed = true;
+    return search.vocabulary[near]!;
+  });
+  return changed ? words.join(' ') : undefined;
 }

@@ -43,6 +43,18 @@ export function smartener(lang: string) {
   return smarten;
 }
 
+/** A post's plain text (one line per block) with the quotation marks its page prints, block by block as the page sets them. */
+export function printedQuotes(text: string, lang: string): string {
+  const smarten = smartener(lang);
+  return text
+    .split('\n')
+    .map((block) => {
+      const quoted = smarten(block);
+      return quoted.length === block.length ? quoted : block;
+    })
+    .join('\n');
+}
+
 /** Numbers kept on their unit's line; French guillemets and high punctuation set off with a narrow no-break space. */
 export function spaced(text: string, lang: string): string {
   const kept = text.replace(UNIT, '$1\u00a0');

@@ -26,9 +26,11 @@ export interface SearchPageResults {
   /** Rank of the first result minus one. */
   offset: number;
   href: (page: number) => string;
+  /** The page's address for another query. */
+  searchHref: (query: string) => string;
 }
 
-/** The snippet as HTML with the words the search matched in `<mark>`. */
+/** The snippet as HTML with the words the search matched in `<mark>` (their other forms too: highlight.ts). */
 export function markedSnippet(lang: string, snippet: string, query: string): string {
   let out = '';
   let at = 0;
@@ -44,10 +46,12 @@ const region = (status: string, rest = '') => `<div id="search-region"><p class=
 /** A request the search refused (a query too long, a bad page): its message in the status line. */
 export const refusedHtml = (message: string) => region(escapeHtml(message));
 
-export function resultsHtml({ lang, body, page, offset, href }: SearchPageResults): string {
+export function resultsHtml({ lang, body, page, offset, href, searchHref }: SearchPageResults): string {
   const m = messages(lang);
   const q = { q: `<bdi>${escapeHtml(body.query)}</bdi>` };
-  if (body.total === 0) return region(fillHtml(m.noResults, q));
+  // A link to the query the reader likely meant (a word no essay holds, replaced by the nearest one they hold).
+  const suggested = body.suggestion === null ? '' : `<p class="meta" id="search-suggestion">${fillHtml(m.didYouMean, { q: `<a href="${escapeHtml(searchHref(body.suggestion))}"><bdi>${escapeHtml(body.suggestion)}</bdi></a>` })}</p>`;
+  if (body.total === 0) return region(fillHtml(m.noResults, q), suggested);
   const status = fillHtml(plural(lang, m.resultCount, body.total, { n: body.total }), q);
   const dates = new Intl.DateTimeFormat(language(lang).locale, { dateStyle: 'long', timeZone: 'UTC' });
   const items = body.data.map((item) => {
@@ -63,5 +67,5 @@ export function resultsHtml({ lang, body, page, offset, href }: SearchPageResult
   });
   const pages = Math.max(1, Math.ceil(body.total / SEARCH_PAGE_SIZE));
   const list = items.length > 0 ? `<ol class="posts" id="search-results" start="${offset + 1}">${items.join('')}</ol>` : '';
-  return region(status, list + pagerHtml(lang, page, pages, href, { prev: m.previousResults, next: m.moreResults }));
+  return region(status, suggested + list + pagerHtml(lang, page, pages, href, { prev: m.previousResults, next: m.moreResults }));
 }

@@ -8,6 +8,7 @@ import { corpus } from '../helpers/corpus.ts';
 import { gql, selectAll, withoutNulls } from '../helpers/graphql.ts';
 import { camelKeys } from '../../src/graphql/camel-case.ts';
 import { TRANSLATED_CODES } from '../../src/core/languages.ts';
+import { readEvents } from '../helpers/sse.ts';
 
 /**
  * One core, five surfaces: for posts in every language state, REST detail, negotiated JSON, a
@@ -145,3 +146,27 @@ for (const [root, base] of [['content', ''], ['sandbox', '/sandbox']] as const) 
     });
   });
 }
+
+describe('word forms, typos and suggestions agree across surfaces', () => {
+  test('REST, MCP, GraphQL and the stream give one order and one suggestion (walked, mapping, tidle, a miss)', async () => {
+    const client = await mcpClient(site.url);
+    try {
+      for (const q of ['walked', 'mapping', 'tidle', 'walk tidle', 'mpa']) {
+        const rest = (await get(site.url, `/api/search?q=${encodeURIComponent(q)}&per_page=100`)).json;
+        const mcp = (await client.callTool({ name: 'search_posts', arguments: { query: q, per_page: 100 } })) as { structuredContent?: unknown };
+        assert.deepEqual(mcp.structuredContent, rest, `MCP: ${q}`);
+        const g = await gql(site.url, 'query($q: String!) { search(query: $q, first: 100) { totalCount suggestion edges { node { slug snippet } } } }', { q });
+        assert.equal(g.body.data.search.suggestion, rest.suggestion, `GraphQL suggestion: ${q}`);
+        assert.equal(g.body.data.search.totalCount, rest.total);
+        assert.deepEqual(g.body.data.search.edges.map((e: { node: unknown }) => e.node), rest.data.map((d: { slug: string; snippet: string }) => ({ slug: d.slug, snippet: d.snippet })));
+        const events = await readEvents(await fetch(`${site.url}/api/stream/search?q=${encodeURIComponent(q)}&per_page=100`));
+        const results = events.filter((e) => e.event === 'result').map((e) => JSON.parse(e.data).slug);
+        assert.deepEqual(results, rest.data.map((d: { slug: string }) => d.slug), `stream order: ${q}`);
+        const done = JSON.parse(events.find((e) => e.event === 'done')!.data);
+        assert.equal(done.suggestion, rest.suggestion, `stream suggestion: ${q}`);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -241,3 +241,59 @@ describe('REST search', () => {
     assert.ok(media.json.images.length >= 1);
   });
 });
+
+describe('word forms, typos, suggestions', () => {
+  const slugs = async (q: string, extra = '') => slugsOf(await search(q, extra));
+
+  test('walk and walked find the same essays; map and mapping too; the form searched ranks first', async () => {
+    const walk = await slugs('walk');
+    const walked = await slugs('walked');
+    assert.ok(walk.length >= 4, `walk: ${walk}`);
+    assert.deepEqual([...walked].sort(), [...walk].sort(), 'walked finds every essay holding walk, walking or walked');
+    const map = await slugs('map');
+    assert.ok(map.includes('the-cartographers-dilemma'));
+    assert.deepEqual([...(await slugs('mapping'))].sort(), [...map].sort(), 'mapping finds map and maps');
+    const r = await search('walked');
+    assert.match(r.json.data[0].snippet, /walked/i, 'the essay holding the word as searched comes first and shows it');
+    assert.equal(r.json.suggestion, null, 'a word the essays hold is never corrected');
+  });
+
+  test('a typo finds the word (tidle -> tide), below exact matches, and suggests it', async () => {
+    const r = await search('tidle');
+    assert.equal(r.json.data[0]?.slug, 'tidal-energy');
+    assert.match(r.json.data[0].snippet, /\btides?\b/i, 'the snippet shows the word found');
+    assert.equal(r.json.suggestion, 'tide');
+    assert.deepEqual(slugsOf(await search('"tidle"')), [], 'a quoted phrase stays exact');
+  });
+
+  test('other languages: an inflected form and a typo find the essay', async () => {
+    await loadTexts();
+    // The French, Russian and German essays about tides hold these forms; the query holds another.
+    for (const [lang, q] of [['fr', 'marées'], ['de', 'Gezeit'], ['ru', 'приливами'], ['es', 'mareas']] as const) {
+      const found = await slugs(q, `&lang=${lang}`);
+      if (!texts.get(lang)!.has('tidal-energy')) continue;
+      assert.ok(found.includes('tidal-energy'), `${lang}: ${q} -> ${found}`);
+    }
+  });
+
+  test('"did you mean": a query without results suggests the nearest words, and the suggestion finds essays', async () => {
+    const miss = await search('mpa');
+    assert.equal(miss.json.total, 0);
+    assert.equal(typeof miss.json.suggestion, 'string');
+    assert.ok((await search(miss.json.suggestion)).json.total > 0, `the suggestion ${miss.json.suggestion} finds essays`);
+    assert.equal((await search('zzqqxxnothing')).json.suggestion, null, 'nothing near: no suggestion');
+    const page = await get(site.url, '/search?q=mpa');
+    const suggestion = /<p class="meta" id="search-suggestion">(.*?)<\/p>/.exec(page.text)?.[1];
+    assert.ok(suggestion, 'the search page offers it');
+    assert.match(suggestion, new RegExp(`<a href="/search\\?q=${encodeURIComponent(miss.json.suggestion)}"><bdi>${miss.json.suggestion}</bdi></a>`));
+  });
+
+  test('the search page marks the forms matched: walked for walk', async () => {
+    const page = await get(site.url, '/search?q=walk');
+    const marks = [...page.text.matchAll(/<mark>([^<]*)<\/mark>/g)].map((m) => m[1]!.toLowerCase());
+    assert.ok(marks.includes('walk') || marks.includes('walking'), marks.join(' '));
+    const walked = await get(site.url, '/search?q=walking');
+    const forms = new Set([...walked.text.matchAll(/<mark>([^<]*)<\/mark>/g)].map((m) => m[1]!.toLowerCase()));
+    assert.ok([...forms].some((f) => f !== 'walking' && f.startsWith('walk')), `other forms of walking are marked: ${[...forms]}`);
+  });
+});
