@@ -11,6 +11,8 @@ import pkg from '../../package.json' with { type: 'json' };
 export interface FunctionHost {
   /** The build folder shipped with the function (manifest.json, site/client, bundle/). */
   dir: string;
+  /** The CDN serves every published file, and the build ships without them: every answer is computed. */
+  computeAll?: boolean;
   /** The request header the platform sets to the client's address. */
   clientHeader: string;
   hostname: string;
@@ -44,5 +46,6 @@ export function functionApp(host: FunctionHost): App<undefined> {
     clientKey: (r) => clientKey(settings.trustProxy, r.headers.get('x-forwarded-for'), r.headers.get(host.clientHeader)),
     limiter: redis?.limiter(settings.rateLimit, settings.rateWindowSeconds),
     bodyLimit: settings.bodyLimit,
+    computeAll: host.computeAll,
   });
 }
