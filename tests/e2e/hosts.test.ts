@@ -75,7 +75,8 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     for (const line of ['[build]', 'publish = "static"', 'edge_functions = "edge-functions"', '[functions]', 'directory = "functions"', '[functions.folio]', 'included_files = ["build/**"]']) assert.ok(toml.includes(line), line);
     const cdn = await readdir(out('netlify', 'static'), { recursive: true });
     for (const f of ['_headers', '_redirects', '404.html', 'favicon.svg', join('api', 'posts', 'index.json'), join('the-slow-web', 'index.html'), 'feed.xml']) assert.ok(cdn.includes(f), f);
-    assert.ok(!existsSync(out('netlify', 'build', 'site')), 'the function carries no site files');
+    const shipped = await readdir(out('netlify', 'build', 'site', 'client'), { recursive: true });
+    assert.ok(shipped.every((f) => /(^|\/)search\.html$/.test(f) || !f.includes('.')), 'the function carries the search pages only');
     assert.deepEqual(JSON.parse(await readFile(out('netlify', 'build', 'manifest.json'), 'utf8')), await liveManifest());
     const redirects = await readFile(out('netlify', 'static', '_redirects'), 'utf8');
     // Most specific first; an unpublished parameter goes to the function before any published rule.
@@ -102,10 +103,11 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
   test('without EVENT_SIGNING_SECRET only the streams answer 503, with one line in the log', async (t) => {
     // The function's log is console.error: taken here, where it is expected, and checked.
     const logged = t.mock.method(console, 'error', () => {});
-    const fn = await load<{ default: Handler }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined });
+    // The bundled app itself, imported afresh (the entry re-exports one module instance, loaded with a secret above).
+    const fn = await load<{ default: Handler }>(out('netlify', 'function', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined });
     const read = await fn.default(new Request('https://folio.netlify.app/api/search?q=tide'));
     assert.equal(read.status, 200);
-    const stream = await fn.default(new Request('https://folio.netlify.app/api/search?q=tide', { headers: { accept: 'text/event-stream' } }));
+    const stream = await fn.default(new Request('https://folio.netlify.app/api/stream/search?q=tide', { headers: { accept: 'text/event-stream' } }));
     assert.equal(stream.status, 503);
     assert.equal(stream.headers.get('access-control-allow-origin'), '*');
     assert.match(((await stream.json()) as { error: string }).error, /EVENT_SIGNING_SECRET/);

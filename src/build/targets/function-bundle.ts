@@ -26,14 +26,15 @@ export async function bundleFunction(entry: string, outfile: string): Promise<nu
 
 /**
  * The build a function serves, as a folder beside it: manifest.json, bundle/ (without media), and
- * site/client unless the CDN serves every published file (`withSite: false`; the function computes).
+ * site/client, or only the files `siteFiles` keeps when the CDN serves the others (the function
+ * computes every answer; a search page's answer is its published page with the results).
  */
-export async function shipBuild(layout: BuildLayout, roots: readonly string[], to: string, { withSite = true } = {}): Promise<{ files: number; largest: number }> {
+export async function shipBuild(layout: BuildLayout, roots: readonly string[], to: string, siteFiles: (rel: string) => boolean = () => true): Promise<{ files: number; largest: number }> {
   await rm(to, { recursive: true, force: true });
   await mkdir(to, { recursive: true });
   const manifest = await readManifest(layout);
   await writeFile(join(to, 'manifest.json'), JSON.stringify(selfContained(manifest)));
-  const client = withSite ? await mirror(clientFiles(layout, manifest), join(to, 'site', 'client')) : { files: 0, largest: 0 };
+  const client = await mirror(clientFiles(layout, manifest), join(to, 'site', 'client'), (rel) => !siteFiles(rel));
   let files = client.files + 1;
   let largest = client.largest;
   for (const root of roots) {

@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
 import { readManifest } from '../client-files.ts';
 import type { Manifest } from '../../publish/manifest.ts';
@@ -91,7 +91,8 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
   const manifest = await readManifest(layout);
   await writeFile(join(site, '_redirects'), netlifyRedirects(manifest, await readFile(join(layout.client, '_redirects'), 'utf8')));
   await writeFile(join(site, '_headers'), netlifyHeaders(manifest, await readFile(join(site, '_headers'), 'utf8')));
-  const shipped = await shipBuild(layout, roots, join(outDir, 'build'), { withSite: false });
+  const searchPages = new Set(Object.values(manifest.paths).filter((e) => e.query === 'search').map((e) => manifest.files[e.answers[''] as number]!.file.slice(1)));
+  const shipped = await shipBuild(layout, roots, join(outDir, 'build'), (rel) => searchPages.has(rel.split(sep).join('/')));
   const config = functionConfig(manifest);
   // Netlify reads `config` from the entry's source as a literal: a two-line entry holds it, and
   // imports the bundled app (outside the functions folder, which would make it a function too).
