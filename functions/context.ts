@@ -9,8 +9,11 @@ export interface Root {
   /** '' or '/sandbox' */
   base: string;
   core: Core;
-  /** Key for event signatures (the sandbox's is published). */
-  signingSecret: string;
+  /**
+   * Key for event signatures (the sandbox's is published); absent when the host was given none and
+   * cannot make one its instances share: its streams then answer 503, and nothing else changes.
+   */
+  signingSecret: string | undefined;
   /** The key is public (documented), so the guides may print it. */
   signingKeyPublished: boolean;
   /** Paid contact; absent when switched off or not configured (the endpoint answers 503). */

@@ -1,6 +1,7 @@
 import { signPayload } from './signing.ts';
 import { FLOW_LIMITS, RETRY_MS, type FlowLimits } from '../src/core/limits.ts';
 import { FORMATS } from '../src/core/formats.ts';
+import { json } from './http.ts';
 
 /**
  * Server-Sent Events over a Web stream (Hono's streamSSE). `eventStream` frames events with an
@@ -103,7 +104,14 @@ export function eventStream(request: Request, counter: StreamCounter, run: (out:
  * them as its Last-Event-ID has the whole stream: it gets 204, which tells EventSource to stop
  * reconnecting, and the search is not run again.
  */
-export function sseResponse(request: Request, secret: string, counter: StreamCounter, run: (out: EventSender) => Promise<void>, events = Infinity): Response {
+/** What a stream answers on a host given no signing key (the host logged why once, when it loaded). */
+export const UNSIGNED_STREAM_ERROR = 'Event streams are unavailable: this host has no EVENT_SIGNING_SECRET to sign their events with. Ask without the stream (Accept: application/json, or streaming=false).';
+
+/** The one line a host logs when it has no key its instances share (every other answer is served). */
+export const UNSIGNED_STREAMS_LOG = 'EVENT_SIGNING_SECRET is not set: search and /ask streams answer 503 until the same secret is set on every instance; everything else is served.';
+
+export function sseResponse(request: Request, secret: string | undefined, counter: StreamCounter, run: (out: EventSender) => Promise<void>, events = Infinity): Response {
+  if (!secret) return json({ error: UNSIGNED_STREAM_ERROR }, 503, { 'cache-control': 'no-store' });
   if (lastEventId(request) >= events) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
   return eventStream(request, counter, async ({ write, signal }) => {
     const send = async (event: string, data: Record<string, unknown>) => write(event, JSON.stringify(await signPayload(data, secret)));

@@ -17,7 +17,7 @@ import { describeCloudflare, writeCloudflare } from '../src/build/targets/cloudf
 import { writeNetlify } from '../src/build/targets/netlify.ts';
 import { writeVercel } from '../src/build/targets/vercel.ts';
 import { writeStatic } from '../src/build/targets/static.ts';
-import { FRONT_DEFAULTS, frontWritten, writeFront } from '../src/build/targets/front.ts';
+import { frontWritten, writeFront } from '../src/build/targets/front.ts';
 import { phaseTimings } from '../src/build/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/build/go-live.ts';
 import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/build/publish-build.ts';
@@ -65,7 +65,7 @@ const WRITERS: Record<string, { out: string; write: (layout: BuildLayout) => Pro
   cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))) },
   netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')) },
   vercel: { out: join(PUBLISH.out, 'vercel'), write: (layout) => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')) },
-  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), values.listen ?? FRONT_DEFAULTS.listen) },
+  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), { listen: values.listen }) },
   nginx: { out: join(PUBLISH.out, 'nginx'), write: (layout) => writeFront('nginx', layout, join(PUBLISH.out, 'nginx'), { listen: values.listen, upstream: values.upstream }) },
   caddy: { out: join(PUBLISH.out, 'caddy'), write: (layout) => writeFront('caddy', layout, join(PUBLISH.out, 'caddy'), { listen: values.listen, upstream: values.upstream }) },
 };

@@ -39,10 +39,11 @@ export function assembleBuild(manifest: Manifest, read: ReadFile, roots: Root[],
 }
 
 /**
- * The content roots of a build with their signing keys (the sandbox's is published) and services,
+ * The content roots of a build with their signing keys (the sandbox's is published; without a
+ * secret the main root's streams answer 503) and services,
  * each root's core read however the host reads its bundle.
  */
-export function contentRoots(secret: string, core: (name: Root['name']) => Promise<Core>, contact?: (root: RootSpec, core: Core) => Root['contact']): Promise<Root[]> {
+export function contentRoots(secret: string | undefined, core: (name: Root['name']) => Promise<Core>, contact?: (root: RootSpec, core: Core) => Root['contact']): Promise<Root[]> {
   return Promise.all(
     ROOTS.map(async (r) => {
       const loaded = await core(r.name);

@@ -15,17 +15,16 @@ import type { WorkerData } from './worker.ts';
 import { resolve } from 'node:path';
 import { PUBLISH } from '../build/roots.ts';
 import { scheduleBuilds } from './schedule.ts';
+import { UNSIGNED_STREAMS_LOG } from '../../functions/sse.ts';
 
 const config = readConfig();
 process.env.FOLIO_DIST_ROOT = config.distRoot;
-if (config.redisUrl && !config.signingSecret) {
-  // Separate processes cannot share a key made at start: each would sign with its own.
-  console.error('REDIS_URL is set, so other processes share this state, but EVENT_SIGNING_SECRET is not: set the same EVENT_SIGNING_SECRET on every process.');
-  process.exit(1);
-}
-if (!config.signingSecret) console.warn('EVENT_SIGNING_SECRET is not set: stream events are signed with a random key that changes at every start.');
+// Separate processes (REDIS_URL) cannot share a key made at start: each would sign with its own,
+// so they sign nothing; everything else is served.
+if (config.redisUrl && !config.signingSecret) console.error(UNSIGNED_STREAMS_LOG);
+else if (!config.signingSecret) console.warn('EVENT_SIGNING_SECRET is not set: stream events are signed with a random key that changes at every start.');
 // Made once here, so every worker signs with the same key.
-const signingSecret = config.signingSecret ?? randomBytes(32).toString('base64url');
+const signingSecret = config.signingSecret ?? (config.redisUrl ? undefined : randomBytes(32).toString('base64url'));
 for (const note of config.contact.notes) console.warn(note);
 // A busy port is one line with the fix, before any worker starts (not a stack per thread).
 if (config.port !== 0) {

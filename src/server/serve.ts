@@ -24,8 +24,8 @@ export interface WorkerState {
   limiter: RateLimiter | undefined;
   streams: StreamCounter;
   sessions: SessionBus;
-  /** The same key in every worker, so every event verifies with it. */
-  signingSecret: string;
+  /** The same key in every worker, so every event verifies with it (absent: streams answer 503). */
+  signingSecret: string | undefined;
   /** Which worker this is (1-based), of how many. */
   worker: { index: number; count: number };
   /** A lock shared with other processes (REDIS_URL) for paid contact; absent: this process alone. */

@@ -17,7 +17,7 @@ export interface WorkerData {
   workers: number;
   /** The first worker holds paid contact; the others relay to it. */
   holdsContact: boolean;
-  signingSecret: string;
+  signingSecret: string | undefined;
   port: number;
 }
 

@@ -50,8 +50,11 @@ const REQUESTS: { path: string; init?: RequestInit }[] = [
   { path: '/api/posts', init: { headers: { authorization: 'Bearer x' } } },
 ];
 
-async function sameAsNode(handler: Handler, origin: string) {
-  for (const { path, init } of REQUESTS) {
+/** What only code answers (the Netlify function gets no other request: the CDN serves the rest). */
+const COMPUTED = REQUESTS.filter(({ path, init }) => /^\/(api\/search|graphql|mcp)|per_page/.test(path) || (init?.method ?? 'GET') !== 'GET');
+
+async function sameAsNode(handler: Handler, origin: string, requests = REQUESTS) {
+  for (const { path, init } of requests) {
     const headers = { 'accept-encoding': 'identity', ...(init?.headers as Record<string, string> | undefined) };
     const viaFunction = await handler(new Request(origin + path, { ...init, headers, redirect: 'manual' }));
     const viaNode = await fetch(node.url + path, { ...init, headers, redirect: 'manual' });
@@ -66,33 +69,52 @@ async function sameAsNode(handler: Handler, origin: string) {
 }
 
 describe('Netlify output', { skip: absent(out('netlify')) }, () => {
-  test('netlify.toml, the CDN files, the build beside the function', async () => {
+  // tests/e2e/netlify.test.ts runs the whole output under @netlify/dev; here, its files and the function alone.
+  test('netlify.toml, the whole static artefact for the CDN, the build (no site files) beside the function', async () => {
     const toml = await readFile(out('netlify', 'netlify.toml'), 'utf8');
-    for (const line of ['[build]', 'publish = "static"', '[functions]', 'directory = "functions"', '[functions.folio]', 'included_files = ["build/**"]']) assert.ok(toml.includes(line), line);
+    for (const line of ['[build]', 'publish = "static"', 'edge_functions = "edge-functions"', '[functions]', 'directory = "functions"', '[functions.folio]', 'included_files = ["build/**"]']) assert.ok(toml.includes(line), line);
     const cdn = await readdir(out('netlify', 'static'), { recursive: true });
-    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('_headers') && cdn.includes('favicon.svg') && cdn.includes('favicon.ico'));
-    assert.ok(!cdn.some((f) => f.startsWith('api')), 'answers come from the function');
+    for (const f of ['_headers', '_redirects', '404.html', 'favicon.svg', join('api', 'posts', 'index.json'), join('the-slow-web', 'index.html'), 'feed.xml']) assert.ok(cdn.includes(f), f);
+    const shipped = await readdir(out('netlify', 'build', 'site', 'client'), { recursive: true });
+    assert.ok(shipped.every((f) => /(^|\/)search\.html$/.test(f) || !f.includes('.')), 'the function carries the search pages only');
     assert.deepEqual(JSON.parse(await readFile(out('netlify', 'build', 'manifest.json'), 'utf8')), await liveManifest());
+    const redirects = await readFile(out('netlify', 'static', '_redirects'), 'utf8');
+    // Most specific first; an unpublished parameter goes to the function before any published rule.
+    const at = (rule: string) => redirects.indexOf(rule);
+    assert.ok(at('/api/posts per_page=:value /_folio/fn/api/posts 200') >= 0);
+    assert.ok(at('/api/posts per_page=:value') < at('/api/posts lang=fr fallback=en page=2 /api/posts/_query/lang=fr&fallback=en&page=2.json 200'));
+    assert.ok(at('/api/posts lang=fr fallback=en page=2 ') < at('/api/posts lang=fr /api/posts/_query/lang=fr.json 200'));
+    assert.ok(at('/api/posts lang=fr /api') < at('/api/posts lang=:value /_folio/fn/api/posts 200'));
+    assert.ok(at('/api/posts/:slug lang=fr /api/posts/:slug/_query/lang=fr.json 200') >= 0);
   });
 
-  test('a Functions 2.0 handler: default export (Request) => Response, and its config', async () => {
-    const fn = await load<{ default: Handler; config: { path: string; excludedPath: string[]; preferStatic: boolean } }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: 'test-secret' });
+  test('a Functions 2.0 handler on the computed paths only, answering as npm start does', async () => {
+    const fn = await load<{ default: Handler; config: { path: string[]; preferStatic: boolean } }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: 'test-secret' });
     assert.equal(typeof fn.default, 'function');
-    assert.equal(fn.config.path, '/*');
-    assert.equal(fn.config.preferStatic, false);
-    assert.ok(fn.config.excludedPath.includes('/_astro/*'));
-    await sameAsNode(fn.default, 'https://folio.netlify.app');
+    for (const p of ['/api/search', '/graphql', '/mcp', '/ask', '/status', '/sandbox/api/search', '/_folio/fn/*']) assert.ok(fn.config.path.includes(p), p);
+    const manifest = await liveManifest();
+    for (const p of fn.config.path) assert.ok(!(p in manifest.paths), `${p} is published: the CDN serves it`);
+    await sameAsNode(fn.default, 'https://folio.netlify.app', COMPUTED);
+    // What a rule rewrote to the function is answered for its own path.
+    const viaRule = await fn.default(new Request('https://folio.netlify.app/_folio/fn/api/posts?per_page=3'));
+    assert.equal(await viaRule.text(), await (await fetch(`${node.url}/api/posts?per_page=3`, { headers: { 'accept-encoding': 'identity' } })).text());
   });
 
-  test('without EVENT_SIGNING_SECRET every answer is a 503 that says so in the log', async (t) => {
+  test('without EVENT_SIGNING_SECRET only the streams answer 503, with one line in the log', async (t) => {
     // The function's log is console.error: taken here, where it is expected, and checked.
     const logged = t.mock.method(console, 'error', () => {});
-    const fn = await load<{ default: Handler }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined });
-    const res = await fn.default(new Request('https://folio.netlify.app/api/posts'));
-    assert.equal(res.status, 503);
-    assert.equal(res.headers.get('access-control-allow-origin'), '*');
-    assert.equal(typeof ((await res.json()) as { error: string }).error, 'string');
-    assert.match(logged.mock.calls.map((c) => String(c.arguments[0])).join('\n'), /the build could not be loaded: EVENT_SIGNING_SECRET is not set/);
+    // The bundled app itself, imported afresh (the entry re-exports one module instance, loaded with a secret above).
+    const fn = await load<{ default: Handler }>(out('netlify', 'function', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined });
+    const read = await fn.default(new Request('https://folio.netlify.app/api/search?q=tide'));
+    assert.equal(read.status, 200);
+    const stream = await fn.default(new Request('https://folio.netlify.app/api/stream/search?q=tide', { headers: { accept: 'text/event-stream' } }));
+    assert.equal(stream.status, 503);
+    assert.equal(stream.headers.get('access-control-allow-origin'), '*');
+    assert.match(((await stream.json()) as { error: string }).error, /EVENT_SIGNING_SECRET/);
+    const ask = await fn.default(new Request('https://folio.netlify.app/ask?query=tide&streaming=true'));
+    assert.equal(ask.status, 503);
+    const lines = logged.mock.calls.map((c) => String(c.arguments[0]));
+    assert.deepEqual(lines, ['EVENT_SIGNING_SECRET is not set: search and /ask streams answer 503 until the same secret is set on every instance; everything else is served.']);
   });
 });
 

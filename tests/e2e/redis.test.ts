@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 import { call, openStream, type Answer } from '../helpers/connection.ts';
 import { redisBinary, startRedis } from '../helpers/redis.ts';
@@ -69,13 +68,18 @@ describe('two processes on one Redis', { skip: binary ? false : 'redis-server (o
     }
   });
 
-  test('a second process without EVENT_SIGNING_SECRET is refused at start with the reason', async () => {
-    const child = spawn(process.execPath, ['src/server/main.ts'], { env: { ...process.env, PORT: '0', WORKERS: '1', REDIS_URL: redis.url, EVENT_SIGNING_SECRET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const code = await new Promise((r) => child.once('exit', r));
-    assert.equal(code, 1);
-    assert.match(out, /EVENT_SIGNING_SECRET/);
+  test('a second process without EVENT_SIGNING_SECRET serves everything but its streams (503), and says so once', async () => {
+    const c = await startServer({ REDIS_URL: redis.url, EVENT_SIGNING_SECRET: '', RATE_LIMIT: '0' });
+    try {
+      assert.equal((await call(c.url, '/')).status, 200);
+      assert.equal((await call(c.url, '/api/search?q=web')).status, 200);
+      const stream = await call(c.url, '/api/stream/search?q=web', { headers: { accept: 'text/event-stream' } });
+      assert.equal(stream.status, 503);
+      assert.match((JSON.parse(stream.body) as { error: string }).error, /EVENT_SIGNING_SECRET/);
+      assert.equal(c.output().match(/EVENT_SIGNING_SECRET is not set/g)?.length, 1);
+    } finally {
+      await c.stop();
+    }
   });
 
   test('a process killed with open streams: the others stop counting them within the share TTL', async () => {

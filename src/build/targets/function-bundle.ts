@@ -24,13 +24,17 @@ export async function bundleFunction(entry: string, outfile: string): Promise<nu
   return (await stat(outfile)).size;
 }
 
-/** The build a function serves, as a folder beside it: manifest.json, site/client, bundle/ (without media). */
-export async function shipBuild(layout: BuildLayout, roots: readonly string[], to: string): Promise<{ files: number; largest: number }> {
+/**
+ * The build a function serves, as a folder beside it: manifest.json, bundle/ (without media), and
+ * site/client, or only the files `siteFiles` keeps when the CDN serves the others (the function
+ * computes every answer; a search page's answer is its published page with the results).
+ */
+export async function shipBuild(layout: BuildLayout, roots: readonly string[], to: string, siteFiles: (rel: string) => boolean = () => true): Promise<{ files: number; largest: number }> {
   await rm(to, { recursive: true, force: true });
   await mkdir(to, { recursive: true });
   const manifest = await readManifest(layout);
   await writeFile(join(to, 'manifest.json'), JSON.stringify(selfContained(manifest)));
-  const client = await mirror(clientFiles(layout, manifest), join(to, 'site', 'client'));
+  const client = await mirror(clientFiles(layout, manifest), join(to, 'site', 'client'), (rel) => !siteFiles(rel));
   let files = client.files + 1;
   let largest = client.largest;
   for (const root of roots) {

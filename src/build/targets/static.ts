@@ -6,6 +6,7 @@ import { messages } from '../../core/messages.ts';
 import { escapeHtml } from '../../site/html.ts';
 import { RESULTS_SLOT } from '../../site/search-results.ts';
 import { staticNginxConf } from './static-nginx.ts';
+import { FRONT_DEFAULTS } from './front.ts';
 import type { Manifest } from '../../publish/manifest.ts';
 import type { BuildLayout } from '../roots.ts';
 import { mirror, place } from './files.ts';
@@ -113,8 +114,10 @@ async function staticSearchPages(outDir: string, pages: string[]): Promise<numbe
  * the static artefact as it is, with `_redirects` also rewriting each published URL to its file,
  * search pages saying that search needs the server, and beside it (`{outDir}-hosts/`) an nginx
  * configuration serving it as it is, for hosts that read neither `_headers` nor `_redirects`.
+ * `withFunctions` (Netlify): the same files for a CDN in front of Folio's function, which answers
+ * searches, so the search pages keep their form and no nginx configuration is written.
  */
-export async function writeStatic(layout: BuildLayout, outDir: string, listen: string): Promise<string> {
+export async function writeStatic(layout: BuildLayout, outDir: string, options: { listen?: string; withFunctions?: boolean } = {}): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
   const manifest = await readManifest(layout);
   const files = clientFiles(layout, manifest);
@@ -128,10 +131,11 @@ export async function writeStatic(layout: BuildLayout, outDir: string, listen: s
   const types = typeRules(manifest);
   const headers = await readFile(join(layout.client, '_headers'), 'utf8');
   await writeFile(join(outDir, '_headers'), `${headers}${types.join('\n')}\n`);
+  if (options.withFunctions) return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
   const search = await staticSearchPages(outDir, files.map((f) => pageFolder(f.rel)).filter((rel) => rel.endsWith('/index.html') && /(^|\/)search\/index\.html$/.test(rel)));
   const hosts = `${outDir}-hosts`;
   await rm(hosts, { recursive: true, force: true });
   for (const dir of ['logs', 'tmp']) await mkdir(join(hosts, dir), { recursive: true });
-  await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`, resolve(outDir), listen));
+  await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`, resolve(outDir), options.listen ?? FRONT_DEFAULTS.listen));
   return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf serves it on a plain nginx (nginx -p ${hosts} -c nginx.conf)`;
 }

@@ -15,6 +15,7 @@ import { durableLock, type Locks } from './locks.ts';
 import { d1Inbox } from './d1-inbox.ts';
 import { readContactConfig } from '../../contact/config.ts';
 import { wireContact, type OpenContact } from '../../contact/wiring.ts';
+import { UNSIGNED_STREAMS_LOG } from '../../../functions/sse.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
 export { RateLimits } from './rate-limits.ts';
@@ -57,9 +58,9 @@ async function loadBuild(env: Env): Promise<Build> {
   const settings = appSettings(env);
   const manifest = decodeJson<Manifest>(await need(env.ASSETS, `${PRIVATE_PREFIX}/manifest.json`));
   // Each isolate would draw its own random key, and events signed in one would not verify in
-  // another (as with REDIS_URL on Node, the key must be given).
-  const secret = env.EVENT_SIGNING_SECRET;
-  if (!secret) throw new Error('EVENT_SIGNING_SECRET is not set: `npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc`');
+  // another (as with REDIS_URL on Node, the key must be given): without it, only streams are refused.
+  const secret = env.EVENT_SIGNING_SECRET || undefined;
+  if (!secret) console.error(`${UNSIGNED_STREAMS_LOG} (\`npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc\`)`);
   contact ??= openContact(env);
   const roots = await contentRoots(
     secret,

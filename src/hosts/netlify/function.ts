@@ -1,12 +1,20 @@
 // The Netlify Functions 2.0 entry (bundled by `npm run build -- --target netlify` into
-// dist/netlify/functions/folio.mjs): a Web Request in, the app's Response out.
+// dist/netlify/functions/folio.mjs): a Web Request in, the app's Response out. Its `config` (the
+// computed paths it runs on) is written by the build after the bundle, as a literal Netlify reads.
 import { fileURLToPath } from 'node:url';
 import { functionApp } from '../function-app.ts';
+import { FUNCTION_PREFIX } from '../../build/targets/cdn-routes.ts';
 
-// The build ships beside the function as its included files (netlify.toml).
-const app = functionApp({ dir: fileURLToPath(new URL('../build', import.meta.url)), clientHeader: 'x-nf-client-connection-ip', hostname: 'netlify' });
+// The build ships beside the function as its included files (netlify.toml), without the site's
+// files: the CDN serves those, and whatever reaches the function is computed.
+const app = functionApp({ dir: fileURLToPath(new URL('../build', import.meta.url)), clientHeader: 'x-nf-client-connection-ip', hostname: 'netlify', computeAll: true });
 
-export default (request: Request): Promise<Response> => app.fetch(request, undefined);
+/** A request `_redirects` rewrote to the function (`/_folio/fn/api/posts?per_page=20`) is answered for its own path. */
+function unprefixed(request: Request): Request {
+  const url = new URL(request.url);
+  if (!url.pathname.startsWith(`${FUNCTION_PREFIX}/`)) return request;
+  url.pathname = url.pathname.slice(FUNCTION_PREFIX.length);
+  return new Request(url, request);
+}
 
-/** Every path reaches the function, but the fingerprinted assets and media, served by the CDN. */
-export const config = { path: '/*', excludedPath: ['/_astro/*', '/media/*', '/sandbox/media/*', '/favicon.svg', '/favicon.ico'], preferStatic: false };
+export default (request: Request): Promise<Response> => app.fetch(unprefixed(request), undefined);
