@@ -13,7 +13,7 @@ import { create, insertMultiple, search as oramaSearch, type AnyOrama } from '@o
 import MiniSearch from 'minisearch';
 import * as pagefind from 'pagefind';
 import { chromium } from 'playwright-core';
-import { diskBundle, loadCore } from '../src/build/load-bundle.ts';
+import { diskBundle, loadCore } from '../src/bundle/load-bundle.ts';
 import { loadSearchSource } from '../src/search/load-source.ts';
 import { language, LANGUAGE_CODES } from '../src/core/languages.ts';
 import { segment, tokens } from '../src/search/encoders.ts';

@@ -2,17 +2,17 @@
 // serving the same bytes from the same build, in the same run, rounds alternating between them
 // (wrk -t1 -c50, medians over rounds). With --raw-node, a bare node:http server answering the detail
 // JSON from memory is measured too: the ceiling for any Node fast path. nginx in front of Folio
-// (`--target nginx`'s configuration, src/build/targets/nginx.ts) is measured on an HTML page and a feed
+// (`--target nginx`'s configuration, src/pipeline/targets/nginx.ts) is measured on an HTML page and a feed
 // against the plain nginx on the same files (goal: >= 0.9x).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { buildLayout } from '../src/build/roots.ts';
-import { clientFiles, readManifest } from '../src/build/client-files.ts';
-import { mirror } from '../src/build/targets/files.ts';
-import { frontFiles, frontRules } from '../src/build/targets/front-files.ts';
-import { writeFrontCopy } from '../src/build/targets/front-copy.ts';
-import { nginxConf as frontConf } from '../src/build/targets/nginx.ts';
+import { buildLayout } from '../src/pipeline/roots.ts';
+import { clientFiles, readManifest } from '../src/pipeline/publish/client-files.ts';
+import { mirror } from '../src/pipeline/targets/files.ts';
+import { frontFiles, frontRules } from '../src/pipeline/targets/front-files.ts';
+import { writeFrontCopy } from '../src/pipeline/targets/front-copy.ts';
+import { nginxConf as frontConf } from '../src/pipeline/targets/nginx.ts';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir, userInfo } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -157,7 +157,7 @@ if (!existsSync(join(ROOT, 'dist/current/manifest.json'))) {
   if (built.status !== 0) throw new Error(`npm run build failed (${built.status ?? built.signal})`);
 }
 tmp = await mkdtemp(join(tmpdir(), 'folio-bench-serve-'));
-// nginx serves the live build's static artefact as one folder: its files, wherever a build holds them (src/build/client-files.ts), linked into one.
+// nginx serves the live build's static artefact as one folder: its files, wherever a build holds them (src/pipeline/publish/client-files.ts), linked into one.
 const CLIENT = join(tmp, 'client');
 const layout = buildLayout(await realpath(join(ROOT, 'dist/current')));
 const manifest = await readManifest(layout);

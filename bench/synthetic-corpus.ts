@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LANGUAGE_CODES } from '../src/core/languages.ts';
-import { sourceHash } from '../src/build/derive/source-hash.ts';
+import { sourceHash } from '../src/pipeline/derive/source-hash.ts';
 
 /** A deterministic synthetic corpus: N essays, each in all 14 languages, in Folio's layout and Hugo's. */
 const ALPHABETS: Record<string, string> = {

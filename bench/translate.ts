@@ -11,7 +11,7 @@ import { providerLabel, type Provider } from '../src/translate/provider.ts';
 import { TranslationMemory } from '../src/translate/memory.ts';
 import { segmentDocument, type DocumentText } from '../src/translate/segments.ts';
 import { recordWritten, translatePost } from '../src/translate/translate-post.ts';
-import { sourceHash } from '../src/build/derive/source-hash.ts';
+import { sourceHash } from '../src/pipeline/derive/source-hash.ts';
 import { richEssay } from './synthetic-corpus.ts';
 
 const count = Number(process.argv[2] ?? 1000);

@@ -5,9 +5,9 @@
 // alone, on one core. Prints one JSON line (bench/build.ts compares it with the builds).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildLayout } from '../src/build/roots.ts';
-import { clientFiles, fileAt, folderFiles, readManifest, type ClientFile } from '../src/build/client-files.ts';
-import { CODINGS } from '../src/build/codings.ts';
+import { buildLayout } from '../src/pipeline/roots.ts';
+import { clientFiles, fileAt, folderFiles, readManifest, type ClientFile } from '../src/pipeline/publish/client-files.ts';
+import { CODINGS } from '../src/pipeline/publish/codings.ts';
 
 const [kind, from = '', to = ''] = process.argv.slice(2);
 if ((kind !== 'folio' && kind !== 'folder') || !from || !to) throw new Error('usage: node bench/write-floor.ts folio|folder <from> <to>');

@@ -2,11 +2,11 @@
 // is returned once it ends. Once every root's content is bundled it prints BUNDLE_READY, and the
 // pages start while it writes the search indexes (what searches waits for its end).
 import { join } from 'node:path';
-import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/build/bundle.ts';
-import { CACHE_DIR, DIST, ROOTS } from '../src/build/roots.ts';
-import { ContentErrors, FileError } from '../src/build/file-error.ts';
-import { reportFileSystemFailures } from '../src/build/fs-failure.ts';
-import { scheduledLine } from '../src/build/schedule.ts';
+import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/pipeline/bundle.ts';
+import { CACHE_DIR, DIST, ROOTS } from '../src/pipeline/roots.ts';
+import { ContentErrors, FileError } from '../src/pipeline/load/file-error.ts';
+import { reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
+import { scheduledLine } from '../src/pipeline/live/schedule.ts';
 
 reportFileSystemFailures('bundle step: ');
 

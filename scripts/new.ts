@@ -1,7 +1,7 @@
 // `npm run new -- "Title" [--slug the-slug] [--lang fr]`: a new post (its English source), or a
 // translation of an existing one, with valid front matter. FOLIO_CONTENT moves the content folder.
 import { parseArgs } from 'node:util';
-import { scaffold, ScaffoldError } from '../src/build/scaffold.ts';
+import { scaffold, ScaffoldError } from '../src/authoring/scaffold.ts';
 
 try {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { slug: { type: 'string', multiple: true }, lang: { type: 'string', multiple: true } } });

@@ -1,4 +1,4 @@
-// The build's answers step (src/build/publish-build.ts), run by `npm run build` in a process of its
+// The build's answers step (src/pipeline/publish/publish-build.ts), run by `npm run build` in a process of its
 // own while Astro renders the pages in another: FOLIO_BUILD_DIR names the build's folder,
 // FOLIO_REUSE what it takes from the live build. Writes what it published for the manifest step.
 import { readFileSync } from 'node:fs';
@@ -6,12 +6,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { buildLayout, CACHE_DIR } from '../src/build/roots.ts';
-import { ANSWERS_FILE, publishAnswers } from '../src/build/publish-build.ts';
-import { phaseTimings } from '../src/build/timings.ts';
-import { variantCache } from '../src/build/variant-cache.ts';
+import { buildLayout, CACHE_DIR } from '../src/pipeline/roots.ts';
+import { ANSWERS_FILE, publishAnswers } from '../src/pipeline/publish/publish-build.ts';
+import { phaseTimings } from '../src/pipeline/timings.ts';
+import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';
 import type { Reuse } from '../src/site/page-reuse.ts';
-import { reportFileSystemFailures } from '../src/build/fs-failure.ts';
+import { reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 
 reportFileSystemFailures('answers step: ');
 

@@ -3,7 +3,7 @@
 // publishes it (at its date, if that is still ahead). FOLIO_CONTENT moves the content folder.
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
 import { parseArgs } from 'node:util';
-import { publishDraft, PublishError } from '../src/build/publish-draft.ts';
+import { publishDraft, PublishError } from '../src/authoring/publish-draft.ts';
 
 const verbose = process.argv.includes('--verbose');
 try {

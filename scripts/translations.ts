@@ -9,8 +9,8 @@ import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentTexts } from '../src/translate/translate-post.ts';
 import { glossaryChanged, loadGlossary } from '../src/translate/glossary.ts';
-import { loadAll, loadPages, stamp, status, termNameGaps, verify } from '../src/build/translation-status.ts';
-import type { FolderSource, PageEnglishSource, PostSource } from '../src/build/load/posts.ts';
+import { loadAll, loadPages, stamp, status, termNameGaps, verify } from '../src/translate/translation-status.ts';
+import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
 type Translatable = FolderSource<PageEnglishSource>;

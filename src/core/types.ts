@@ -42,7 +42,7 @@ export interface EntryMeta {
   state: Exclude<TranslationState, 'missing'>;
   /** Alt text of the entry's inline images, by site path. */
   alts?: Record<string, string>;
-  /** Only in a preview build (`npm run dev`): a draft or a scheduled post, which a published build leaves out (src/build/load/visibility.ts). */
+  /** Only in a preview build (`npm run dev`): a draft or a scheduled post, which a published build leaves out (src/pipeline/load/visibility.ts). */
   preview?: 'draft' | 'scheduled';
 }
 

@@ -2,7 +2,7 @@ import { createApp, type App, type Build } from '../app/app.ts';
 import { appSettings, type Vars } from '../app/settings.ts';
 import { clientKey } from '../app/policies/rate-limit.ts';
 import { loadGeneration } from '../server/generation.ts';
-import { loadCore } from '../build/load-bundle.ts';
+import { loadCore } from '../bundle/load-bundle.ts';
 import { contentRoots, instanceHost, loadOnce } from '../app/build.ts';
 import { redisState } from '../state/redis.ts';
 import { UNSIGNED_STREAMS_LOG } from '../../functions/sse.ts';

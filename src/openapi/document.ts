@@ -1,7 +1,7 @@
 import type { Core } from '../core/index.ts';
 import { absolute } from '../core/urls.ts';
 import type { QueryShape } from '../core/params.ts';
-import { answerFile } from '../publish/answer-file.ts';
+import { answerFile } from '../pipeline/publish/answer-file.ts';
 import * as resources from '../schemas/resources.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { OPERATIONS, type Operation, type Reply } from './operations.ts';

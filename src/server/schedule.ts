@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSchedule, type NextPost } from '../build/schedule.ts';
+import { readSchedule, type NextPost } from '../pipeline/live/schedule.ts';
 
 /** setTimeout's longest wait; a later time is waited for in steps. */
 const MAX_WAIT_MS = 2 ** 31 - 1;

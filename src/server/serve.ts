@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { loadCore } from '../build/load-bundle.ts';
-import { PUBLISH, type BuildLayout } from '../build/roots.ts';
+import { loadCore } from '../bundle/load-bundle.ts';
+import { PUBLISH, type BuildLayout } from '../pipeline/roots.ts';
 import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { ContactService } from '../contact/service.ts';

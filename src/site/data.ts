@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse } from './page-reuse.ts';
 import { readJson } from '../fs/read-json.ts';
-import { loadCore } from '../build/load-bundle.ts';
-import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../build/roots.ts';
+import { loadCore } from '../bundle/load-bundle.ts';
+import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../pipeline/roots.ts';
 import { listPageDigests } from './list-page.ts';
 import type { SiteRoot } from './site-root.ts';
 
@@ -28,7 +28,7 @@ export function roots(): Promise<SiteRoot[]> {
 }
 
 /**
- * Posts whose pages the live build already holds (src/build/reuse.ts), by root: `npm run build`
+ * Posts whose pages the live build already holds (src/pipeline/reuse/reuse.ts), by root: `npm run build`
  * links those pages instead of rendering them. FOLIO_REUSE names the build's reuse file.
  */
 export function reusedPosts(): Map<string, Set<string>> {
@@ -41,7 +41,7 @@ function readReuse(): Reuse | undefined {
 }
 
 /**
- * List pages the live build holds as they would be rendered now (src/build/reuse.ts), by file:
+ * List pages the live build holds as they would be rendered now (src/pipeline/reuse/reuse.ts), by file:
  * `npm run build` links those too. The digests of this build's list pages are recorded in its
  * folder (FOLIO_BUILD_DIR) for the next build.
  */

@@ -73,7 +73,7 @@ const isList = (spec: PageSpec): spec is ListSpec => spec.kind === 'home' || spe
 
 /**
  * A digest of each list page of a root by its file: what the page shows. Given the same code and
- * the same scope (src/build/reuse.ts), equal digests mean byte-identical pages.
+ * the same scope (src/pipeline/reuse/reuse.ts), equal digests mean byte-identical pages.
  */
 export function listPageDigests(root: SiteRoot): Record<string, string> {
   return Object.fromEntries(

@@ -18,7 +18,7 @@ export interface MenuLink {
 /**
  * Where each menu entry leads from a page in `lang`: the language of its target (a page in `lang` when
  * it is available there, else English; a category's list in `lang` when the language has posts, else
- * English). Only the root's scope decides it (src/build/reuse.ts digests it with the scope).
+ * English). Only the root's scope decides it (src/pipeline/reuse/reuse.ts digests it with the scope).
  */
 export function menuTargets(index: CatalogIndex, lang: string): { item: MenuItem; lang: string }[] {
   return index.catalog.menu.map((item) => {

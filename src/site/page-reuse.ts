@@ -1,5 +1,5 @@
 /**
- * What a build hands the page renderer about the live build (written by src/build/reuse.ts, read by
+ * What a build hands the page renderer about the live build (written by src/pipeline/reuse/reuse.ts, read by
  * ./data.ts): the pages it can link instead of rendering. The site owns this contract, so it never
  * reads the build's incremental machinery.
  */

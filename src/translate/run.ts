@@ -1,8 +1,8 @@
 import { writeWhole } from '../fs/write-whole.ts';
 import { join } from 'node:path';
 import { TRANSLATED_CODES } from '../core/languages.ts';
-import { loadAll, status } from '../build/translation-status.ts';
-import { sourceHash } from '../build/derive/source-hash.ts';
+import { loadAll, status } from './translation-status.ts';
+import { sourceHash } from '../pipeline/derive/source-hash.ts';
 import { createProvider } from './providers/index.ts';
 import { providerLabel, SetupError, type Provider } from './provider.ts';
 import { loadTranslationSettings, providerFor } from './settings.ts';

@@ -4,11 +4,11 @@ import { realpath } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { createApp } from '../../src/app/app.ts';
 import { loadGeneration } from '../../src/server/generation.ts';
-import { loadCore } from '../../src/build/load-bundle.ts';
-import { DIST, ROOTS } from '../../src/build/roots.ts';
+import { loadCore } from '../../src/bundle/load-bundle.ts';
+import { DIST, ROOTS } from '../../src/pipeline/roots.ts';
 import { localStreamCounter } from '../../functions/sse.ts';
 import { localSessionBus } from '../../src/state/session-bus.ts';
-import { isCompressible } from '../../src/publish/manifest.ts';
+import { isCompressible } from '../../src/pipeline/publish/manifest.ts';
 import { liveManifest, publishedRequests } from '../helpers/manifest.ts';
 import { useServer } from '../helpers/server.ts';
 

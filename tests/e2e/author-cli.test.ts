@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildBundle, defaultSiteUrl, siteUrlOf } from '../../src/build/bundle.ts';
+import { buildBundle, defaultSiteUrl, siteUrlOf } from '../../src/pipeline/bundle.ts';
 
 const run = promisify(execFile);
 

@@ -5,7 +5,7 @@ import { appendFile, cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promise
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { liveBuild } from '../../src/build/go-live.ts';
+import { liveBuild } from '../../src/pipeline/live/go-live.ts';
 
 /**
  * Builds killed mid-way (kill -9) leave folders behind; the next good build removes every folder that

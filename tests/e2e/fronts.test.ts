@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { liveManifest } from '../helpers/manifest.ts';
 import { frontAbsent, startFront, type Front, type RunningFront } from '../helpers/front.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { frontFiles } from '../../src/build/targets/front-files.ts';
+import { frontFiles } from '../../src/pipeline/targets/front-files.ts';
 
 const IDENTITY = { 'accept-encoding': 'identity' };
 

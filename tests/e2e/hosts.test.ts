@@ -4,9 +4,9 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PUBLISH } from '../../src/build/roots.ts';
+import { PUBLISH } from '../../src/pipeline/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
-import { answerFile } from '../../src/publish/answer-file.ts';
+import { answerFile } from '../../src/pipeline/publish/answer-file.ts';
 import { pageFileAt } from '../../src/site/page-specs.ts';
 import { useServer } from '../helpers/server.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { get, useServer } from '../helpers/server.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { LANGUAGE_CODES } from '../../src/core/languages.ts';
-import { slugify } from '../../src/build/slugify.ts';
+import { slugify } from '../../src/pipeline/load/slugify.ts';
 
 const site = useServer();
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import { segmentDocument } from '../../src/translate/segments.ts';
-import { loadAll, status } from '../../src/build/translation-status.ts';
+import { loadAll, status } from '../../src/translate/translation-status.ts';
 import { markdownShape } from '../helpers/markdown-shape.ts';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.ts';
 

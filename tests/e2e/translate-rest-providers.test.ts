@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import matter from 'gray-matter';
 import { TRANSLATED_CODES } from '../../src/core/languages.ts';
 import { segmentDocument } from '../../src/translate/segments.ts';
-import { loadAll, status } from '../../src/build/translation-status.ts';
+import { loadAll, status } from '../../src/translate/translation-status.ts';
 import { MEMORY_FILE, TranslationMemory } from '../../src/translate/memory.ts';
 import { markdownShape } from '../helpers/markdown-shape.ts';
 import { runTranslate, sentOf } from '../helpers/translate-command.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
-import { loadAll, status } from '../../src/build/translation-status.ts';
+import { loadAll, status } from '../../src/translate/translation-status.ts';
 import { assertMachineTranslations } from '../helpers/machine-translation.ts';
 import { runTranslate, sentOf } from '../helpers/translate-command.ts';
 

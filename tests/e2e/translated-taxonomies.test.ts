@@ -5,7 +5,7 @@ import yaml from 'js-yaml';
 import { get, useServer } from '../helpers/server.ts';
 import { gql } from '../helpers/graphql.ts';
 import { corpus } from '../helpers/corpus.ts';
-import { slugify } from '../../src/build/slugify.ts';
+import { slugify } from '../../src/pipeline/load/slugify.ts';
 import { TRANSLATED_CODES } from '../../src/core/languages.ts';
 
 // Category and tag names, the attribution and the footer in each language (issue 29, part 5), as

@@ -1,4 +1,4 @@
-import { loadAll, status } from '../../src/build/translation-status.ts';
+import { loadAll, status } from '../../src/translate/translation-status.ts';
 import { LANGUAGE_CODES } from '../../src/core/languages.ts';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import matter from 'gray-matter';
-import { loadAll, status } from '../../src/build/translation-status.ts';
+import { loadAll, status } from '../../src/translate/translation-status.ts';
 import { segmentDocument } from '../../src/translate/segments.ts';
 import { markdownShape } from './markdown-shape.ts';
 

@@ -1,5 +1,5 @@
 import { corpus } from './corpus.ts';
-import { slugify } from '../../src/build/slugify.ts';
+import { slugify } from '../../src/pipeline/load/slugify.ts';
 
 /** One kind of page of the reader's site, at a path of the demo content. */
 export interface PageKind {

@@ -1,5 +1,5 @@
-import { render } from '../../src/build/derive/render.ts';
-import { loadAll } from '../../src/build/translation-status.ts';
+import { render } from '../../src/pipeline/derive/render.ts';
+import { loadAll } from '../../src/translate/translation-status.ts';
 
 /** One language of one post as the search quotes it: the plain text the build keeps for snippets. */
 export interface PostText {

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildBundle } from '../../src/build/bundle.ts';
+import { buildBundle } from '../../src/pipeline/bundle.ts';
 import { robotsTxt } from '../../src/discovery/robots.ts';
 import type { Core } from '../../src/core/index.ts';
-import { ContentErrors, FileError } from '../../src/build/file-error.ts';
-import { sourceHash } from '../../src/build/derive/source-hash.ts';
+import { ContentErrors, FileError } from '../../src/pipeline/load/file-error.ts';
+import { sourceHash } from '../../src/pipeline/derive/source-hash.ts';
 import sharp from 'sharp';
 
 const SITE = `name: S\ndescription: D\nauthor: A\nattribution: cite\nproduct:\n  title: P\n  description: d\n  format: PDF\n  price_usd: 1\n  currency: USD\n  landing_url: /p\n  download_url: /d\n`;

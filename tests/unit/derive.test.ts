@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countUnits, pageReadingTime, READING_RATES, readingTime } from '../../src/core/reading-time.ts';
 import { LANGUAGE_CODES } from '../../src/core/languages.ts';
-import { sourceHash } from '../../src/build/derive/source-hash.ts';
-import { slugify } from '../../src/build/slugify.ts';
-import { render } from '../../src/build/derive/render.ts';
+import { sourceHash } from '../../src/pipeline/derive/source-hash.ts';
+import { slugify } from '../../src/pipeline/load/slugify.ts';
+import { render } from '../../src/pipeline/derive/render.ts';
 import { variantWidths } from '../../src/core/responsive-images.ts';
 
 test('the API\'s reading_time: words/230, characters/500 for zh, ja and ko, whole minutes, at least 1 (DECISIONS.md)', () => {

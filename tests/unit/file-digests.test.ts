@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileDigests } from '../../src/build/file-digests.ts';
+import { fileDigests } from '../../src/pipeline/reuse/file-digests.ts';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 

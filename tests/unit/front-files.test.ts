@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { frontBase, frontFiles, frontRules, MALFORMED_QUERY } from '../../src/build/targets/front-files.ts';
-import { parseHeaders } from '../../src/build/targets/static-nginx.ts';
-import type { Manifest, ManifestFile } from '../../src/publish/manifest.ts';
+import { frontBase, frontFiles, frontRules, MALFORMED_QUERY } from '../../src/pipeline/targets/front-files.ts';
+import { parseHeaders } from '../../src/pipeline/targets/static-nginx.ts';
+import type { Manifest, ManifestFile } from '../../src/pipeline/publish/manifest.ts';
 
 const API = 'public, max-age=60, s-maxage=300, stale-while-revalidate=86400';
 const PAGE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileSystemFailure } from '../../src/build/fs-failure.ts';
+import { fileSystemFailure } from '../../src/pipeline/fs-failure.ts';
 
 const fsError = (code: string, syscall: string, path?: string) => Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
 
@@ -16,7 +16,7 @@ test('a file-system error is one line naming the cause and the path; any other e
 });
 
 test('a build step that fills the disk (/dev/full) ends with that one line and exit 1, no stack', { skip: process.platform === 'linux' ? false : '/dev/full is Linux' }, () => {
-  const script = `import { reportFileSystemFailures } from './src/build/fs-failure.ts';
+  const script = `import { reportFileSystemFailures } from './src/pipeline/fs-failure.ts';
 reportFileSystemFailures('bundle step: ');
 const { writeFile } = await import('node:fs/promises');
 await writeFile('/dev/full', 'x'.repeat(1 << 16));`;

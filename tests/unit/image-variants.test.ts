@@ -4,7 +4,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imageSize } from 'image-size';
-import { buildBundle } from '../../src/build/bundle.ts';
+import { buildBundle } from '../../src/pipeline/bundle.ts';
 
 test('image variants: made once, then taken from the build cache while the image is unchanged; an edited image is encoded again', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'folio-images-'));

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildBundle } from '../../src/build/bundle.ts';
-import { ContentErrors } from '../../src/build/file-error.ts';
-import { sourceHash } from '../../src/build/derive/source-hash.ts';
+import { buildBundle } from '../../src/pipeline/bundle.ts';
+import { ContentErrors } from '../../src/pipeline/load/file-error.ts';
+import { sourceHash } from '../../src/pipeline/derive/source-hash.ts';
 
 process.env.FOLIO_RENDER_THREADS ??= '1';
 

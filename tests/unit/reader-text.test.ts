@@ -7,7 +7,7 @@ import { LANGUAGE_CODES, language } from '../../src/core/languages.ts';
 import { MESSAGES, plural, type Plural } from '../../src/core/messages.ts';
 import { snippet } from '../../src/core/snippet.ts';
 import { matchedRanges } from '../../src/core/highlight.ts';
-import { buildBundle } from '../../src/build/bundle.ts';
+import { buildBundle } from '../../src/pipeline/bundle.ts';
 import { markedSnippet } from '../../src/site/search-results.ts';
 import { readerHtml } from '../../src/site/reader-html.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { encodeIndex } from '../../src/search/index-codec.ts';
 import { createIndex, exportIndex, type SearchDoc } from '../../src/search/search-index.ts';
-import { updatedIndex } from '../../src/build/search-update.ts';
+import { updatedIndex } from '../../src/pipeline/index/search-update.ts';
 
 /** Few words, so documents share terms; up to 40 of them, so they fall in different resolution slots. */
 const WORDS = ['tide', 'harbour', 'bread', 'time', 'dough', 'cold', 'city', 'walk', 'map', 'line', 'sea', 'salt'];

@@ -4,7 +4,7 @@ import { safePath } from '../../functions/request-path.ts';
 import { sharedRateLimiter } from '../../src/state/rate-limit-table.ts';
 import { sharedMemory } from '../../src/state/shared-memory.ts';
 import { matchesIfNoneMatch } from '../../src/app/policies/etag.ts';
-import { etagOf } from '../../src/build/file-etag.ts';
+import { etagOf } from '../../src/pipeline/publish/file-etag.ts';
 import { rejectBearer } from '../../src/app/policies/bearer.ts';
 import { clientKey } from '../../src/app/policies/rate-limit.ts';
 import { trustProxy } from '../../src/app/settings.ts';

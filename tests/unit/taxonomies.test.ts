@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { missingTermNames, usedTerms } from '../../src/build/load/taxonomies.ts';
+import { missingTermNames, usedTerms } from '../../src/pipeline/load/taxonomies.ts';
 import { termName } from '../../src/core/term-names.ts';
 import type { TermNames } from '../../src/core/types.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAll, stamp, status, verify } from '../../src/build/translation-status.ts';
+import { loadAll, stamp, status, verify } from '../../src/translate/translation-status.ts';
 
 test('status and stamp: unstamped -> available -> stale after an English edit -> available again', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'folio-tr-'));

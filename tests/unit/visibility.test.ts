@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextScheduled, postVisibility, translationVisibility } from '../../src/build/load/visibility.ts';
-import { describeNext, earliestScheduled, isDue, scheduledLine } from '../../src/build/schedule.ts';
-import { withoutDraft } from '../../src/build/publish-draft.ts';
+import { nextScheduled, postVisibility, translationVisibility } from '../../src/pipeline/load/visibility.ts';
+import { describeNext, earliestScheduled, isDue, scheduledLine } from '../../src/pipeline/live/schedule.ts';
+import { withoutDraft } from '../../src/authoring/publish-draft.ts';
 
 const now = Date.parse('2026-05-01T12:00:00Z');
 

@@ -3,7 +3,7 @@
 // computed paths it runs on) is written by the build after the bundle, as a literal Netlify reads.
 import { fileURLToPath } from 'node:url';
 import { functionApp } from '../function-app.ts';
-import { FUNCTION_PREFIX } from '../../build/targets/cdn-routes.ts';
+import { FUNCTION_PREFIX } from '../../pipeline/targets/cdn-routes.ts';
 
 // The build ships beside the function as its included files (netlify.toml), without the site's
 // files: the CDN serves those, and whatever reaches the function is computed.

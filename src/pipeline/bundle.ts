@@ -1,0 +1,372 @@
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { DEFAULT_LANGUAGE } from '../core/languages.ts';
+import { absolute, paths } from '../core/urls.ts';
+import { format } from '../core/messages.ts';
+import type { Catalog, EntryBody, EntryMeta, ImageInfo, PageRecord, PostRecord, Term } from '../core/types.ts';
+import { menuOf } from './load/menu.ts';
+import { DigestCache } from './derive/cache.ts';
+import { fileDigests } from './reuse/file-digests.ts';
+import { isImageName, measureImage } from './derive/images.ts';
+import { VariantMaker } from './derive/image-variants.ts';
+import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive-images.ts';
+import { pageReadingTime, readingTime } from '../core/reading-time.ts';
+import type { Rendered } from './derive/render.ts';
+import { renderPool } from './derive/render-pool.ts';
+import { pooled } from './derive/pooled.ts';
+import { sourceHash } from './derive/source-hash.ts';
+import { loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
+import { loadSite } from './load/site.ts';
+import { loadTermNames, usedTerms } from './load/taxonomies.ts';
+import { slugify } from './load/slugify.ts';
+import { ContentErrors, FileError } from './load/file-error.ts';
+import { printedQuotes } from '../site/reader-text.ts';
+import { writeSearchIndexes } from './index/search-indexes.ts';
+import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse/reuse.ts';
+import { liveBundle, type LiveEntry } from './reuse/live-bundle.ts';
+import { nextScheduled, postVisibility, translationVisibility, type Dated, type Preview, type Scheduled } from './load/visibility.ts';
+import { indexCatalog } from '../core/catalog-index.ts';
+import { bodyLineOffset, checkLinks, LINKS_FILE, type FileLinks, type PostLinks } from './check/links.ts';
+import { sitePaths } from './check/site-paths.ts';
+import { coverAltWarnings } from './check/cover-alt.ts';
+
+const POST_CONCURRENCY = 8;
+
+/** Bump when rendering changes, so cached results are recomputed. */
+const RENDER_VERSION = '6';
+
+export interface BundleOptions {
+  /** Content root: site.yaml and posts/. */
+  contentDir: string;
+  /** Where the bundle goes: catalog.json, bodies/, media/. */
+  outDir: string;
+  /** '' for the site, '/sandbox' for the sandbox. */
+  base: string;
+  siteUrl?: string;
+  cacheDir: string;
+  /** The live build's bundle of this root, when it was made by the same code: unchanged posts' entries and search indexes are taken from it. */
+  liveDir?: string;
+  /** A preview build (`npm run dev`): drafts and scheduled posts are in it, marked; a published build leaves them out. */
+  previews?: boolean;
+  /** The time that decides which posts are due (ms since the epoch); now by default. */
+  now?: number;
+  /** The bases of the build's other roots: links into them are not this root's to check. */
+  otherBases?: readonly string[];
+  /** The folder the site publishes at its root as it is (`public/`): links to its files are valid. */
+  publicDir?: string;
+}
+
+/** What a published build left out: its drafts and scheduled posts, and the next of these to go out. */
+export interface LeftOut {
+  drafts: number;
+  scheduled: number;
+  next?: Scheduled;
+}
+
+export interface BundleResult {
+  catalog: Catalog;
+  leftOut: LeftOut;
+  /** What the author should fix but the build goes on without: one line each, the file named. */
+  warnings: string[];
+  /** Images: variants encoded in this build, and variants taken from the cache instead. */
+  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number; references: number; checkMs: number };
+}
+
+/** What the bundle step prints once every root's content is bundled (its search indexes come next). */
+export const BUNDLE_READY = 'bundle ready for the pages';
+
+/** A bundle without its search indexes yet: what the pages need is written, `searchIndexes` writes the rest. */
+export interface BundleContent {
+  catalog: Catalog;
+  leftOut: LeftOut;
+  warnings: string[];
+  stats: Omit<BundleResult['stats'], 'searchTaken' | 'searchUpdated'>;
+  searchIndexes(): Promise<{ taken: number; updated: number }>;
+}
+
+/** The whole bundle of a content root. */
+export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
+  const { catalog, leftOut, warnings, stats, searchIndexes } = await bundleContent(opts);
+  const search = await searchIndexes();
+  return { catalog, leftOut, warnings, stats: { ...stats, searchTaken: search.taken, searchUpdated: search.updated } };
+}
+
+/** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
+export function defaultSiteUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const port = Number(env.PORT);
+  return `http://localhost:${Number.isInteger(port) && port > 0 ? port : 4321}`;
+}
+
+/**
+ * The origin every absolute URL is built on, by one rule: SITE_URL (the deploy says where the site
+ * lives), else site.yaml's `url`, else the address `npm start` serves (PORT's). No trailing slash.
+ */
+export const siteUrlOf = (siteUrlEnv: string | undefined, configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string =>
+  (siteUrlEnv || configured || defaultSiteUrl(env)).replace(/\/+$/, '');
+
+function terms(names: string[], file: string, field: string): Term[] {
+  return names.map((name) => {
+    const slug = slugify(name);
+    if (!slug) throw new FileError(file, field, `has "${name}", which gives an empty slug`);
+    return { slug, name };
+  });
+}
+
+/**
+ * A content root's bundle but for its search indexes (catalog, bodies, media, digests), so that
+ * what needs no search (the pages) can start while they are written.
+ */
+export async function bundleContent(opts: BundleOptions): Promise<BundleContent> {
+  const site = await loadSite(opts.contentDir);
+  const siteUrl = siteUrlOf(opts.siteUrl, site.url);
+  const scope = { site_url: siteUrl, base: opts.base };
+  const postsDir = join(opts.contentDir, 'posts');
+  const cache = new DigestCache<Rendered>(opts.cacheDir);
+  const live = opts.liveDir ? await liveBundle(opts.liveDir) : undefined;
+  // What a post's entry takes from its root besides its folder (the code is the live build's, or nothing is taken).
+  const context = JSON.stringify({ siteUrl, base: opts.base, settings: site.settings });
+  await rm(opts.outDir, { recursive: true, force: true });
+  const variants = new VariantMaker(opts.cacheDir, join(opts.outDir, 'media', VARIANT_FOLDER));
+  const encoding: Promise<void>[] = [];
+  const encodeErrors: FileError[] = [];
+  const posts: PostRecord[] = [];
+  const texts = new Map<string, (lang: string) => string | undefined>();
+  const postDigests = new Map<string, string>();
+  const sourceDigests = new Map<string, string>();
+  const links: PostLinks = {};
+  const assets = new Map<string, readonly string[]>();
+  let entries = 0;
+  const taken = new Set<string>();
+  const now = opts.now ?? Date.now();
+  const previews = opts.previews ?? false;
+  // Posts left out of this build (drafts, scheduled), by their English source's draft flag and date.
+  const leftOut: (Dated & { slug: string })[] = [];
+
+  /** Every responsive variant of the post's images, into the bundle (encoded once, then from the cache). */
+  const encodeVariants = (dir: string, mediaPath: string, images: readonly ImageInfo[]) => {
+    for (const { path, width, height, digest } of images) {
+      const file = join(dir, path.slice(mediaPath.length));
+      if (hasVariants(file)) encoding.push(variants.make(file, { width, height, digest }).catch((e: Error) => void encodeErrors.push(new FileError(file, '', `could not be encoded: ${e.message}`))));
+    }
+  };
+
+  /** A post's featured image: its file's name and its English alt text. */
+  type Cover = { name: string; alt?: string };
+  type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string; links: FileLinks[] };
+  /** A post unchanged since the live build: its entry taken whole (bodies and media linked). */
+  const takePost = async (entry: LiveEntry, assets: readonly string[]): Promise<Bundled> => {
+    await live!.place(entry.record, assets, opts.outDir);
+    encodeVariants(join(postsDir, entry.record.slug), paths.media(scope, entry.record.slug, ''), entry.record.images);
+    entries += Object.keys(entry.record.entries).length;
+    return entry;
+  };
+  /**
+   * A post's or page's folder rendered into the bundle: its bodies and media written, its entries
+   * (each marked with its preview, a draft's or a scheduled post's, in a preview build), images and links.
+   */
+  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
+    const { english, slug } = source;
+    const mediaPath = paths.media(scope, slug, '');
+    const facts: Record<string, ImageFacts> = {};
+    for (const name of source.assets.filter(isImageName)) facts[name] = await measureImage(source.dir, name);
+    const ctx = { mediaPath, mediaRoot: paths.mediaRoot(scope), images: facts, siteUrl, assets: source.assets };
+    const renderFile = (file: SourceFile) =>
+      cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), JSON.stringify(facts), file.body), () =>
+        renders.render(file.format, file.body, { ...ctx, lang: file.lang }),
+      );
+    const englishHash = sourceHash(english.title, english.body);
+    const folderEntries: Record<string, EntryMeta> = {};
+    const folderTexts = new Map<string, string>();
+    const folderLinks: FileLinks[] = [];
+    const imageNames = new Set<string>(cover ? [cover.name] : []);
+    const bodyDir = join(opts.outDir, 'bodies', slug);
+    await mkdir(bodyDir, { recursive: true });
+    const bytes = createHash('sha256');
+
+    // An unstamped translation (a scaffold still holding the English) is not published until it is stamped.
+    for (const file of [english, ...source.translations.filter((t) => t.source_hash && translationVisibility(t, previews).in)]) {
+      const rendered = await renderFile(file);
+      rendered.localImages.forEach((img) => imageNames.add(img.name));
+      const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
+      // The cover's alt text: the file's own front matter's, else the English one.
+      const coverAlt = cover && ((file as { featured_image_alt?: string }).featured_image_alt ?? cover.alt);
+      if (cover && coverAlt) alts[mediaPath + cover.name] = coverAlt;
+      const body: EntryBody = {
+        content_html: rendered.html,
+        content_markdown: rendered.markdown,
+        reading_time: readingTime(rendered.text, file.lang),
+        links: rendered.links,
+        media: rendered.media,
+        structure: { sections: rendered.sections },
+      };
+      const json = JSON.stringify(body);
+      bytes.update(`${file.lang}\0${json}\0`);
+      await writeFile(join(bodyDir, `${file.lang}.json`), json);
+      // Search snippets quote the essay as its page does (the language's quotation marks).
+      folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
+      const offset = bodyLineOffset(file.raw, file.body);
+      folderLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
+      entries++;
+      const preview = previewOf(file);
+      const page_reading_time = pageReadingTime(rendered.text, file.lang);
+      if (file === english) {
+        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, page_reading_time, state: 'available', alts, ...(preview ? { preview } : {}) };
+      } else {
+        const t = source.translations.find((x) => x === file)!;
+        folderEntries[t.lang] = {
+          title: t.title,
+          summary: t.summary,
+          modified: t.modified,
+          page_reading_time,
+          provider: t.provider,
+          automated: t.automated,
+          verified: t.verified,
+          state: t.source_hash === englishHash ? 'available' : 'stale',
+          alts,
+          ...(preview ? { preview } : {}),
+        };
+      }
+    }
+
+    const images: ImageInfo[] = [];
+    for (const name of imageNames) {
+      const { width, height, digest } = facts[name] ?? (await measureImage(source.dir, name));
+      images.push({ path: mediaPath + name, width, height, digest, featured: name === cover?.name });
+    }
+    encodeVariants(source.dir, mediaPath, images);
+    if (source.assets.length > 0) {
+      const mediaDir = join(opts.outDir, 'media', slug);
+      await mkdir(mediaDir, { recursive: true });
+      for (const n of source.assets) {
+        await copyFile(join(source.dir, n), join(mediaDir, n));
+        bytes.update(`${n}\0`).update(await readFile(join(mediaDir, n)));
+      }
+    }
+    return { entries: folderEntries, images, texts: folderTexts, links: folderLinks, bytes: bytes.digest('hex') };
+  };
+  const bundlePost = async (slug: string): Promise<Bundled | undefined> => {
+    const source: PostSource = await loadPost(postsDir, slug);
+    const { english } = source;
+    const visibility = postVisibility(english, now, previews);
+    if (!visibility.in) {
+      leftOut.push({ slug, date: english.date, draft: english.draft });
+      return undefined;
+    }
+    const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
+    const folder = await bundleFolder(source, english.featured_image ? { name: english.featured_image, alt: english.featured_image_alt } : undefined, previewOf);
+    const record: PostRecord = {
+      slug,
+      date: english.date,
+      ...(english.modified ? { modified: english.modified } : {}),
+      author: english.author ?? site.settings.author,
+      featured_image: english.featured_image ? paths.media(scope, slug, english.featured_image) : null,
+      categories: terms(english.categories, english.file, 'categories'),
+      tags: terms(english.tags, english.file, 'tags'),
+      images: folder.images,
+      entries: folder.entries,
+    };
+    return { record, text: (lang) => folder.texts.get(lang), digest: postDigest(record, folder.bytes), links: folder.links };
+  };
+  // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
+  // after an error, so the build reports all of them at once, in folder order.
+  const slugs = await listPostSlugs(postsDir);
+  const renders = renderPool();
+  // The build's fingerprint has just digested every content file (scripts/build.ts): their digests are taken from it.
+  const digests = fileDigests(opts.cacheDir);
+  const bundle = (slug: string) => {
+    const source = postSource(postsDir, slug, context, digests);
+    if (source) {
+      sourceDigests.set(slug, source.digest);
+      assets.set(slug, source.assets);
+    }
+    const entry = source && live?.entry(slug, source.digest);
+    // A preview of a scheduled post that has become due is made again, without its banner.
+    const overdue = entry && Date.parse(entry.record.date) <= now && Object.values(entry.record.entries).some((e) => e.preview === 'scheduled');
+    if (!entry || overdue) return bundlePost(slug);
+    taken.add(slug);
+    return takePost(entry, source.assets);
+  };
+  const bundlePage = async (slug: string) => {
+    if (slugs.includes(slug)) throw new FileError(join(pagesDir, slug), '', `collides with the post ${join(postsDir, slug)} (both would live at /${slug}); rename one folder`);
+    const source = await loadPage(pagesDir, slug);
+    const folder = await bundleFolder(source, undefined, () => undefined);
+    const record: PageRecord = { slug, ...(source.english.modified ? { modified: source.english.modified } : {}), entries: folder.entries };
+    return { record, links: folder.links, assets: source.assets };
+  };
+  // Pages beside the posts, never among them: a page may not take a post's slug (both would live at /{slug}).
+  const pagesDir = join(opts.contentDir, 'pages');
+  const pageSlugs = await listPostSlugs(pagesDir, true);
+  const settle = <T>(work: Promise<T>) => work.then((b) => ({ b }), (e: unknown) => ({ e }));
+  const [done, pagesDone] = await Promise.all([
+    pooled(slugs, POST_CONCURRENCY, (slug) => settle(bundle(slug))),
+    pooled(pageSlugs, POST_CONCURRENCY, (slug) => settle(bundlePage(slug))),
+  ]).finally(() => renders.close());
+  const errors: FileError[] = [];
+  const pages: PageRecord[] = [];
+  const failed = new Set<string>();
+  const collect = (e: unknown) => {
+    if (e instanceof ContentErrors) errors.push(...e.errors);
+    else if (e instanceof FileError) errors.push(e);
+    else throw e;
+  };
+  done.forEach((result, i) => {
+    if (!('b' in result)) {
+      failed.add(slugs[i]!);
+      return collect(result.e);
+    }
+    // Left out of this build (a draft or a scheduled post).
+    if (!result.b) return;
+    posts.push(result.b.record);
+    texts.set(slugs[i]!, result.b.text);
+    postDigests.set(slugs[i]!, result.b.digest);
+    links[slugs[i]!] = result.b.links;
+  });
+  // A page's links are checked like a post's (a page is always bundled anew: they are not kept for reuse).
+  const pageLinks: PostLinks = {};
+  const pageFolders = new Map<string, string>();
+  pagesDone.forEach((result, i) => {
+    if (!('b' in result)) return collect(result.e);
+    pages.push(result.b.record);
+    pageLinks[pageSlugs[i]!] = result.b.links;
+    pageFolders.set(pageSlugs[i]!, join(pagesDir, pageSlugs[i]!));
+    assets.set(pageSlugs[i]!, result.b.assets);
+  });
+  const categories = new Set(posts.flatMap((p) => p.categories.map((t) => t.slug)));
+  const menu = menuOf(site, new Set(pages.map((p) => p.slug)), categories, errors);
+  await Promise.all(encoding);
+  errors.push(...encodeErrors);
+  posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
+  // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged).
+  const checking = performance.now();
+  const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts, pages, menu });
+  const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
+  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: { ...links, ...pageLinks }, pending: failed, folders: pageFolders })));
+  const checkMs = performance.now() - checking;
+  const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
+  if (errors.length > 0) throw new ContentErrors(errors);
+
+  const held: LeftOut = { drafts: leftOut.filter((p) => p.draft).length, scheduled: leftOut.filter((p) => !p.draft).length, next: nextScheduled(leftOut, now) };
+  if (posts.length === 0 && leftOut.length > 0) throw new FileError(postsDir, '', `holds no published post yet (${held.drafts} drafts, ${held.scheduled} scheduled): publish one with npm run publish -- <slug>, or see them with npm run dev`);
+  if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
+  const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
+  const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
+  const filled = (text: string) => format(text, filling);
+  // A translated sentence holds the name and address isolated (FSI…PDI), so that in a right-to-left
+  // language the parenthesised Latin address keeps its order and its brackets.
+  const isolated = Object.fromEntries(Object.entries(filling).map(([k, v]) => [k, `\u2068${v}\u2069`]));
+  const attributions = Object.fromEntries(Object.entries(site.settings.attributions).map(([code, text]) => [code, format(text, isolated)]));
+  const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts, pages, menu };
+  await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
+  await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
+  await writeFile(join(opts.outDir, LINKS_FILE), JSON.stringify(Object.fromEntries(Object.keys(links).sort().map((slug) => [slug, links[slug]]))));
+  const changed = new Set(slugs.filter((slug) => !taken.has(slug)));
+  const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
+  return {
+    catalog,
+    leftOut: held,
+    warnings: coverAltWarnings(posts, postsDir, links),
+    stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
+    searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
+  };
+}

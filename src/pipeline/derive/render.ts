@@ -1,0 +1,164 @@
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkRehype from 'remark-rehype';
+import rehypeRaw from 'rehype-raw';
+import rehypeStringify from 'rehype-stringify';
+import rehypeParse from 'rehype-parse';
+import rehypeRemark from 'rehype-remark';
+import remarkStringify from 'remark-stringify';
+import { visit } from 'unist-util-visit';
+import { toText } from 'hast-util-to-text';
+import GithubSlugger from 'github-slugger';
+import type { Root, Element } from 'hast';
+import type { MediaItem, Section } from '../../core/types.ts';
+import { responsivePictures, type PictureContext } from './pictures.ts';
+import { videoCompanions } from './video.ts';
+
+/** What one source file becomes: HTML, Markdown, plain text and what the body references. */
+export interface Rendered {
+  html: string;
+  markdown: string;
+  text: string;
+  links: string[];
+  media: MediaItem[];
+  sections: Section[];
+  /** Post-folder images the body uses, by file name, with their alt text. */
+  localImages: { name: string; alt: string }[];
+  /** Every reference the body makes, as written, with its line in the body: for the link check (src/pipeline/check). */
+  refs: Reference[];
+  /** Every element id of the body (heading slugs, footnotes, raw HTML): the fragments a link to it may name. */
+  ids: string[];
+}
+
+/** A reference in a body: a link (`href`) or an embedded file (`src`, `poster`), as the author wrote it. */
+export interface Reference {
+  url: string;
+  /** What the author sees it as: `link`, or the embedded file's element (`image`, `video`, `audio`, `iframe`). */
+  what: string;
+  line: number;
+}
+
+const EMBEDS: Record<string, string> = { img: 'image', video: 'video', source: 'video', audio: 'audio', iframe: 'iframe', track: 'captions' };
+
+/**
+ * The post-folder file a reference names (`cover.jpg`, `./cover.jpg`, `my%20photo.jpg`), or
+ * undefined: a reference to a sibling file is made site-absolute, every other one is left as written.
+ */
+export function localName(value: unknown, assets: readonly string[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const name = value.replace(/^\.\//, '');
+  if (assets.includes(name)) return name;
+  try {
+    const decoded = decodeURIComponent(name);
+    return assets.includes(decoded) ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface RenderContext extends PictureContext {
+  /** Origin for absolute media URLs. */
+  siteUrl: string;
+  assets: readonly string[];
+  /** The language of the file rendered: a video's captions in it are shown by default. */
+  lang: string;
+}
+
+const markdownToHast = unified().use(remarkParse).use(remarkGfm).use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw);
+const htmlToHast = unified().use(rehypeParse, { fragment: true });
+const hastToHtml = unified().use(rehypeStringify);
+const hastToMarkdown = unified().use(rehypeRemark).use(remarkStringify);
+
+const isExternal = (url: string) => /^https?:\/\//i.test(url);
+
+function mediaSrc(el: Element): string | undefined {
+  const src = el.properties.src;
+  if (typeof src === 'string') return src;
+  const source = el.children.find((c): c is Element => c.type === 'element' && c.tagName === 'source');
+  return typeof source?.properties.src === 'string' ? source.properties.src : undefined;
+}
+
+/** Point references to the post's own files at its media folder; collect links, media, headings. */
+function transform(tree: Root, ctx: RenderContext) {
+  const links: string[] = [];
+  const media: MediaItem[] = [];
+  const sections: Section[] = [];
+  const localImages: { name: string; alt: string }[] = [];
+  const refs: Reference[] = [];
+  const ids: string[] = [];
+  const slugger = new GithubSlugger();
+  // A heading's slug never takes an id the author wrote on another element.
+  const written = new Set<string>();
+  visit(tree, 'element', (el: Element) => void (typeof el.properties.id === 'string' && written.add(el.properties.id)));
+  const slug = (text: string) => {
+    let id: string;
+    do id = slugger.slug(text) || slugger.slug('section');
+    while (written.has(id));
+    return id;
+  };
+  const local = (value: unknown) => localName(value, ctx.assets);
+  visit(tree, 'element', (el: Element) => {
+    for (const attr of ['src', 'href', 'poster'] as const) {
+      const url = el.properties[attr];
+      if (typeof url === 'string') refs.push({ url, what: attr === 'href' ? 'link' : (EMBEDS[el.tagName] ?? 'link'), line: el.position?.start.line ?? 1 });
+      const name = local(el.properties[attr]);
+      if (name) el.properties[attr] = ctx.mediaPath + name;
+    }
+    if (el.tagName === 'source') return;
+    const level = /^h([2-4])$/.exec(el.tagName);
+    if (level) {
+      const text = toText(el).trim();
+      el.properties.id ??= slug(text);
+      sections.push({ level: Number(level[1]), text, id: String(el.properties.id) });
+    }
+    if (typeof el.properties.id === 'string') ids.push(el.properties.id);
+    if (el.tagName === 'a' && typeof el.properties.href === 'string' && isExternal(el.properties.href)) {
+      links.push(el.properties.href);
+    }
+    if (el.tagName === 'img' || el.tagName === 'video' || el.tagName === 'iframe') {
+      let src = mediaSrc(el);
+      if (el.tagName === 'video') {
+        for (const child of el.children) {
+          if (child.type === 'element' && child.tagName === 'source') {
+            const name = local(child.properties.src);
+            if (name) child.properties.src = ctx.mediaPath + name;
+          }
+        }
+        src = mediaSrc(el);
+        if (src?.startsWith(ctx.mediaPath)) videoCompanions(el, src.slice(ctx.mediaPath.length), ctx.assets, ctx.lang, ctx.mediaPath);
+      }
+      if (!src) return;
+      if (el.tagName === 'img') {
+        el.properties.loading ??= 'lazy';
+        if (src.startsWith(ctx.mediaPath)) localImages.push({ name: src.slice(ctx.mediaPath.length), alt: String(el.properties.alt ?? '') });
+      }
+      if (isExternal(src) && el.tagName === 'iframe') links.push(src);
+      media.push({ type: el.tagName === 'img' ? 'image' : 'video', src: isExternal(src) ? src : ctx.siteUrl + src });
+    }
+  });
+  return { links: [...new Set(links)], media, sections, localImages, refs, ids };
+}
+
+/** Markdown source with the post's own file references made site-absolute, so the .md twin resolves. */
+function absoluteMarkdown(markdown: string, ctx: RenderContext): string {
+  return markdown.replace(/(\]\(|src=["']|poster=["']|href=["'])([^)"'\s]+)/g, (whole, lead: string, ref: string) => {
+    const name = localName(ref, ctx.assets);
+    return name ? lead + ctx.mediaPath + name : whole;
+  });
+}
+
+export function render(format: 'md' | 'html', body: string, ctx: RenderContext): Rendered {
+  const tree = (format === 'md'
+    ? markdownToHast.runSync(markdownToHast.parse(body))
+    : htmlToHast.runSync(htmlToHast.parse(body))) as Root;
+  const found = transform(tree, ctx);
+  // One line per block, so snippets can keep to the block they quote (src/core/snippet.ts).
+  const text = toText(tree, { whitespace: 'normal' }).replace(/[^\S\n]+/g, ' ').replace(/ *\n\s*/g, '\n').trim();
+  // The Markdown is the source's: taken before the page's picture markup is added.
+  const markdown = format === 'md'
+    ? absoluteMarkdown(body.trim(), ctx)
+    : String(hastToMarkdown.stringify(hastToMarkdown.runSync(structuredClone(tree) as never) as never)).trim();
+  responsivePictures(tree, ctx);
+  return { html: hastToHtml.stringify(tree).trim(), markdown, text, ...found };
+}

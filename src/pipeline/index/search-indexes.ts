@@ -1,0 +1,105 @@
+import { termName } from '../../core/term-names.ts';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { placeFile } from '../reuse/place-file.ts';
+import { join } from 'node:path';
+import { availableLanguages } from '../../core/availability.ts';
+import { LANGUAGE_CODES } from '../../core/languages.ts';
+import type { Catalog } from '../../core/types.ts';
+import { createIndex, exportIndex, indexText, type SearchDoc } from '../../search/search-index.ts';
+import { encodeIndex, type IndexHeader } from '../../search/index-codec.ts';
+import { encodeTexts } from '../../search/texts-codec.ts';
+import { stemTable } from '../../search/stem-groups.ts';
+import { updatedIndex } from './search-update.ts';
+
+/** A language's files besides its digest. */
+const FILES = ['index.json', 'index.bin', 'texts.bin', 'vocabulary.json', 'stems.json'];
+
+/** The live bundle's search indexes, and what is known of how this build's posts differ from its. */
+export interface LiveSearch {
+  /** Its search folder. */
+  dir: string;
+  /** Its catalog's slugs in order, and the posts not taken whole from it (the only ones whose documents may differ). */
+  posts?: { slugs: readonly string[]; changed: ReadonlySet<string> };
+}
+
+type Doc = { id: number; head: string; body: string };
+const indexed = (lang: string, { id, head, body }: Doc): SearchDoc => ({ id, head: indexText(lang, head), all: indexText(lang, `${head} \n ${body}`) });
+
+/** Every document indexed by FlexSearch, encoded, and the sorted vocabulary. */
+async function built(lang: string, docs: readonly Doc[]): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] }> {
+  const index = createIndex();
+  const vocabulary = new Set<string>();
+  for (const doc of docs) {
+    const d = indexed(lang, doc);
+    for (const word of d.all.split(' ')) if (word) vocabulary.add(word);
+    index.add(d);
+  }
+  const words = [...vocabulary].sort();
+  return { ...encodeIndex(await exportIndex(index), words), words };
+}
+
+/** The live index with the changed documents updated (search-update.ts); undefined when it must be built in full. */
+async function liveUpdated(lang: string, docs: readonly Doc[], live: string, changed: ReadonlySet<number>): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] } | undefined> {
+  const read = (file: string) => readFile(join(live, `${lang}.${file}`));
+  const [header, bytes, vocabulary] = await Promise.all([read('index.json'), read('index.bin'), read('vocabulary.json')]).catch(() => []);
+  if (!header || !bytes || !vocabulary) return undefined;
+  const now = docs.filter((d) => changed.has(d.id)).map((d) => indexed(lang, d));
+  return updatedIndex(
+    { header: JSON.parse(header.toString()) as IndexHeader, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), vocabulary: JSON.parse(vocabulary.toString()) as string[] },
+    changed,
+    now,
+    docs.map((d) => d.id),
+  );
+}
+
+/**
+ * One exported FlexSearch index per language over the posts available in it (by the site's
+ * stale policy) in the compact form of index-codec.ts, its sorted vocabulary, and each entry's plain text for
+ * snippets (texts-codec.ts), and its words' stems (stem-groups.ts). A language whose documents are the live build's keeps its files; one
+ * where a few posts changed (and the posts kept their ids) is updated from the live index.
+ */
+/** Returns how many languages' indexes were taken from the live build, and how many updated from it. */
+export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string, live?: LiveSearch): Promise<{ taken: number; updated: number }> {
+  let taken = 0;
+  let updated = 0;
+  await mkdir(dir, { recursive: true });
+  const policy = { serveStale: catalog.site.serve_stale };
+  const posts = live?.posts;
+  const sameIds = posts !== undefined && posts.slugs.length === catalog.posts.length && catalog.posts.every((p, id) => posts.slugs[id] === p.slug);
+  const changed = new Set(sameIds ? catalog.posts.flatMap((p, id) => (posts.changed.has(p.slug) ? [id] : [])) : []);
+  for (const lang of LANGUAGE_CODES) {
+    const docs: Doc[] = [];
+    const inputs = createHash('sha256').update(`${catalog.posts.length}\0`);
+    for (const [id, post] of catalog.posts.entries()) {
+      if (!availableLanguages(post, policy).includes(lang)) continue;
+      const entry = post.entries[lang]!;
+      const body = text(post.slug, lang) ?? '';
+      // The terms as the language names them: what a reader of it would type.
+      const terms = (['categories', 'tags'] as const).flatMap((kind) => post[kind].map((t) => termName(catalog, kind, t, lang))).join(' ');
+      const head = [entry.title, entry.summary ?? '', terms].join(' \n ');
+      inputs.update(`${id}\0${head}\0${body}\0`);
+      docs.push({ id, head, body });
+    }
+    // A language whose posts did not change since the live build (made by the same code) keeps its index.
+    const digest = inputs.digest('hex');
+    const digestFile = `${lang}.digest`;
+    if (live && (await readFile(join(live.dir, digestFile), 'utf8').catch(() => '')) === digest) {
+      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) placeFile(join(live.dir, file), join(dir, file));
+      taken++;
+      continue;
+    }
+    const update = sameIds && live ? await liveUpdated(lang, docs, live.dir, changed) : undefined;
+    if (update) updated++;
+    const { header, data, words } = update ?? (await built(lang, docs));
+    const bodies: (string | undefined)[] = [];
+    for (const { id, body } of docs) bodies[id] = body;
+    await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(header));
+    await writeFile(join(dir, `${lang}.index.bin`), data);
+    await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: catalog.posts.length }, (_, id) => bodies[id])));
+    await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
+    await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
+    await writeFile(join(dir, digestFile), digest);
+  }
+  return { taken, updated };
+}

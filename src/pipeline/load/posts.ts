@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import type { FileDigests } from '../reuse/file-digests.ts';
+import { readdirSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import matter from 'gray-matter';
+import yaml from 'js-yaml';
+import { FileError } from './file-error.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../../core/languages.ts';
+import { SLUG_PATTERN } from '../../core/params.ts';
+import { Fields } from './front-matter.ts';
+import { RESERVED_SLUGS } from './reserved.ts';
+
+/** A post folder as read from disk: front matter validated, bodies untouched. */
+export interface SourceFile {
+  file: string;
+  lang: string;
+  format: 'md' | 'html';
+  raw: string;
+  body: string;
+}
+
+export interface EnglishSource extends SourceFile {
+  title: string;
+  date: string;
+  modified?: string;
+  author?: string;
+  summary?: string;
+  categories: string[];
+  tags: string[];
+  featured_image?: string;
+  /** The featured image's alt text (a translation may give its own). */
+  featured_image_alt?: string;
+  /** Left out of published builds (the whole post): visibility.ts. */
+  draft: boolean;
+}
+
+export interface TranslationSource extends SourceFile {
+  title: string;
+  summary?: string;
+  modified?: string;
+  provider: string | null;
+  automated: boolean;
+  verified: boolean;
+  source_hash?: string;
+  /** The featured image's alt text in this language; the English one when absent. */
+  featured_image_alt?: string;
+  /** Left out of published builds (this translation only). */
+  draft: boolean;
+}
+
+/** The English source of a standalone page: a title, an optional summary and modified date, no terms. */
+export interface PageEnglishSource extends SourceFile {
+  title: string;
+  summary?: string;
+  modified?: string;
+}
+
+/** The source files of a post or page folder. */
+export interface FolderSource<E extends PageEnglishSource = EnglishSource> {
+  slug: string;
+  dir: string;
+  english: E;
+  translations: TranslationSource[];
+  /** Other files in the folder (images, video), by name. */
+  assets: string[];
+}
+
+export type PostSource = FolderSource<EnglishSource>;
+export type PageSource = FolderSource<PageEnglishSource>;
+
+const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'featured_image_alt', 'draft'];
+const PAGE_FIELDS = ['title', 'summary', 'modified'];
+const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'featured_image_alt', 'draft'];
+
+function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
+  try {
+    // No YAML timestamp type: an unquoted date stays the text written, for the calendar check.
+    const parsed = matter(raw, { engines: { yaml: (text: string) => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object } });
+    return { data: parsed.data, body: parsed.content.replace(/^\r?\n/, '') };
+  } catch (e) {
+    const mark = (e as { mark?: { line: number } }).mark;
+    throw new FileError(file, '', `front matter is not valid YAML: ${((e as { reason?: string }).reason ?? (e as Error).message).split('\n')[0]}`, mark ? mark.line + 2 : 1);
+  }
+}
+
+function readEnglish(file: string, format: 'md' | 'html', raw: string, assets: string[]): EnglishSource {
+  const { data, body } = parse(file, raw);
+  const f = new Fields(file, data, ENGLISH_FIELDS, raw);
+  const c = <T>(read: () => T, fallback: T) => f.collect(read, fallback);
+  const featured = c(() => f.optionalString('featured_image'), undefined);
+  if (featured !== undefined && !assets.includes(featured)) {
+    c(() => f.fail('featured_image', `must name an image file in the post folder (found: ${assets.join(', ') || 'none'})`), undefined);
+  }
+  const featuredAlt = c(() => f.optionalString('featured_image_alt'), undefined);
+  if (featuredAlt !== undefined && featured === undefined) c(() => f.fail('featured_image_alt', 'describes the featured image, but there is no featured_image'), undefined);
+  if (body.trim() === '') c(() => f.fail('', 'has an empty body'), undefined);
+  const english: EnglishSource = {
+    file, lang: DEFAULT_LANGUAGE, format, raw, body,
+    title: c(() => f.string('title'), ''),
+    date: c(() => f.timestamp('date'), ''),
+    modified: c(() => f.optionalTimestamp('modified'), undefined),
+    author: c(() => f.optionalString('author'), undefined),
+    summary: c(() => f.optionalString('summary'), undefined),
+    categories: c(() => f.stringList('categories'), []),
+    tags: c(() => f.stringList('tags'), []),
+    featured_image: featured,
+    featured_image_alt: featuredAlt,
+    draft: c(() => f.boolean('draft', false), false),
+  };
+  f.check();
+  return english;
+}
+
+function readPageEnglish(file: string, format: 'md' | 'html', raw: string): PageEnglishSource {
+  const { data, body } = parse(file, raw);
+  const f = new Fields(file, data, PAGE_FIELDS, raw);
+  const c = <T>(read: () => T, fallback: T) => f.collect(read, fallback);
+  if (body.trim() === '') c(() => f.fail('', 'has an empty body'), undefined);
+  const english: PageEnglishSource = {
+    file, lang: DEFAULT_LANGUAGE, format, raw, body,
+    title: c(() => f.string('title'), ''),
+    summary: c(() => f.optionalString('summary'), undefined),
+    modified: c(() => f.optionalTimestamp('modified'), undefined),
+  };
+  f.check();
+  return english;
+}
+
+function readTranslation(file: string, lang: string, format: 'md' | 'html', raw: string): TranslationSource {
+  const { data, body } = parse(file, raw);
+  const f = new Fields(file, data, TRANSLATION_FIELDS, raw);
+  const c = <T>(read: () => T, fallback: T) => f.collect(read, fallback);
+  const hash = c(() => f.optionalString('source_hash'), undefined);
+  if (hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(hash)) c(() => f.fail('source_hash', 'must be sha256:<64 hex digits> (run `npm run translations -- stamp`)'), undefined);
+  if (body.trim() === '') c(() => f.fail('', 'has an empty body'), undefined);
+  const translation: TranslationSource = {
+    file, lang, format, raw, body,
+    title: c(() => f.string('title'), ''),
+    summary: c(() => f.optionalString('summary'), undefined),
+    modified: c(() => f.optionalTimestamp('modified'), undefined),
+    provider: data.provider === null ? null : c(() => f.optionalString('provider'), undefined) ?? null,
+    automated: c(() => f.boolean('automated', true), true),
+    verified: c(() => f.boolean('verified', false), false),
+    source_hash: hash,
+    featured_image_alt: c(() => f.optionalString('featured_image_alt'), undefined),
+    draft: c(() => f.boolean('draft', false), false),
+  };
+  f.check();
+  return translation;
+}
+
+const CONTENT_EXT: Record<string, 'md' | 'html'> = { '.md': 'md', '.html': 'html' };
+
+/** The files of a post folder the build reads (its Markdown and media), by name, sorted. */
+const folderFiles = (dir: string) => readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith('.')).map((d) => d.name).sort();
+
+/**
+ * A digest of everything a post's bundle entry is made from: `context` (what the post takes from its
+ * root) and every file of its folder, by name and the digest of its bytes (`digests`: read only when
+ * its stat changed since the build's fingerprint read it). Undefined when the folder cannot be read
+ * (loadPost then says why).
+ */
+export function postSource(postsDir: string, slug: string, context: string, digests: FileDigests): { digest: string; assets: string[] } | undefined {
+  const dir = join(postsDir, slug);
+  try {
+    const names = folderFiles(dir);
+    const hash = createHash('sha256').update(`${context}\0`);
+    for (const name of names) hash.update(`${name}\0${digests.of(join(dir, name))}\0`);
+    return { digest: hash.digest('hex'), assets: names.filter((n) => !CONTENT_EXT[extname(n)]) };
+  } catch {
+    return undefined;
+  }
+}
+
+export const loadPost = (postsDir: string, slug: string): Promise<PostSource> => loadFolder(postsDir, slug, readEnglish);
+
+export const loadPage = (pagesDir: string, slug: string): Promise<PageSource> => loadFolder(pagesDir, slug, (file, format, raw) => readPageEnglish(file, format, raw));
+
+/** A post or page folder: its English source read by `readSource`, its translations, its other files. */
+async function loadFolder<E extends PageEnglishSource>(parent: string, slug: string, readSource: (file: string, format: 'md' | 'html', raw: string, assets: string[]) => E): Promise<FolderSource<E>> {
+  const dir = join(parent, slug);
+  if (!SLUG_PATTERN.test(slug)) throw new FileError(dir, '', 'is not a valid slug: use lower-case letters, digits and single hyphens');
+  if (RESERVED_SLUGS.has(slug)) throw new FileError(dir, '', `uses the reserved slug "${slug}", which collides with a site path; rename the folder`);
+  const names = folderFiles(dir);
+  const contentFiles = names.filter((n) => CONTENT_EXT[extname(n)]);
+  const assets = names.filter((n) => !CONTENT_EXT[extname(n)]);
+  const byLang = new Map<string, string>();
+  for (const name of contentFiles) {
+    const lang = name.slice(0, -extname(name).length);
+    const file = join(dir, name);
+    if (!LANGUAGE_CODES.includes(lang)) throw new FileError(file, '', `is not named for a supported language (${LANGUAGE_CODES.join(', ')})`);
+    if (byLang.has(lang)) throw new FileError(file, '', `duplicates ${byLang.get(lang)} for language "${lang}"`);
+    byLang.set(lang, name);
+  }
+  const englishName = byLang.get(DEFAULT_LANGUAGE);
+  if (!englishName) throw new FileError(dir, '', 'has no English source (en.md or en.html)');
+  const read = async (name: string) => readFile(join(dir, name), 'utf8');
+  const formatOf = (name: string) => CONTENT_EXT[extname(name)]!;
+  const english = readSource(join(dir, englishName), formatOf(englishName), await read(englishName), assets);
+  const translations: TranslationSource[] = [];
+  for (const [lang, name] of byLang) {
+    if (lang !== DEFAULT_LANGUAGE) translations.push(readTranslation(join(dir, name), lang, formatOf(name), await read(name)));
+  }
+  translations.sort((a, b) => LANGUAGE_CODES.indexOf(a.lang) - LANGUAGE_CODES.indexOf(b.lang));
+  return { slug, dir, english, translations, assets };
+}
+
+/** The folders of posts/ (or pages/); none when the folder is absent and `optional`. */
+export async function listPostSlugs(postsDir: string, optional = false): Promise<string[]> {
+  const entries = await readdir(postsDir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (optional && e.code === 'ENOENT') return [];
+    throw e;
+  });
+  return entries.filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+}

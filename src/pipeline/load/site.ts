@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { FileError, lineOf } from './file-error.ts';
+import { SLUG_PATTERN } from '../../core/params.ts';
+import { LANGUAGE_CODES } from '../../core/languages.ts';
+import type { SiteSettings } from '../../core/types.ts';
+import { Fields } from './front-matter.ts';
+
+/**
+ * The attribution every surface prints. `{name}` and `{url}` are filled at build time with the
+ * site's name and the root's address on SITE_URL (src/pipeline/bundle.ts), so no address is written here.
+ */
+export const DEFAULT_ATTRIBUTION = 'Source: {name} ({url}). Please cite and link the original essay when you quote or summarise it.';
+
+export interface LoadedSite {
+  settings: SiteSettings;
+  url?: string;
+  /** `menu:` as written: page and category slugs, in order (checked against the content by menuOf). */
+  menu: string[];
+  /** Where `menu:` is written, for its errors. */
+  menuAt: { file: string; line: number };
+}
+
+/** `site.yaml` of a content root: the site settings (secrets never live here). */
+export async function loadSite(root: string): Promise<LoadedSite> {
+  const file = join(root, 'site.yaml');
+  let data: unknown;
+  let raw = '';
+  try {
+    raw = await readFile(file, 'utf8');
+    data = yaml.load(raw);
+  } catch (e) {
+    throw new FileError(file, '', `could not be read as YAML: ${(e as Error).message}`);
+  }
+  if (!data || typeof data !== 'object') throw new FileError(file, '', 'must be a YAML mapping');
+  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product', 'robots_disallow', 'menu'], raw);
+  f.check();
+  /** A text's translations (`descriptions:`, `attributions:`): a string per language code. */
+  const byLanguage = (field: string) => {
+    const texts = (f.data[field] ?? {}) as Record<string, unknown>;
+    for (const [code, text] of Object.entries(texts)) {
+      if (!LANGUAGE_CODES.includes(code) || typeof text !== 'string') f.fail(`${field}.${code}`, 'must map a language code to a string');
+    }
+    return texts as Record<string, string>;
+  };
+  const descriptions = byLanguage('descriptions');
+  const attributions = byLanguage('attributions');
+  const p = f.data.product;
+  if (!p || typeof p !== 'object') f.fail('product', 'must be a mapping with title, description, format, price_usd, currency, landing_url, download_url');
+  const pf = new Fields(file, p as Record<string, unknown>, ['title', 'description', 'format', 'price_usd', 'currency', 'landing_url', 'download_url']);
+  pf.check();
+  const price = pf.data.price_usd;
+  if (typeof price !== 'number' || !(price >= 0)) pf.fail('product.price_usd', 'must be a number >= 0');
+  const url = f.optionalString('url');
+  if (url !== undefined && !/^https?:\/\/[^/]+$/.test(url)) f.fail('url', 'must be an origin like https://example.com (no path, no trailing slash)');
+  const menu = f.stringList('menu');
+  if (menu.some((slug) => !SLUG_PATTERN.test(slug))) f.fail('menu', 'must be a list of page and category slugs, e.g. menu: [about, colophon, technology]');
+  return {
+    url,
+    menu,
+    menuAt: { file, line: lineOf(raw, 'menu') },
+    settings: {
+      name: f.string('name'),
+      description: f.string('description'),
+      descriptions,
+      author: f.string('author'),
+      attribution: f.optionalString('attribution') ?? DEFAULT_ATTRIBUTION,
+      attributions,
+      serve_stale: f.boolean('serve_stale', false),
+      robots_disallow: robotsDisallow(f),
+      product: {
+        title: pf.string('title'),
+        description: pf.string('description'),
+        format: pf.string('format'),
+        price_usd: price as number,
+        currency: pf.string('currency'),
+        landing_url: pf.string('landing_url'),
+        download_url: pf.string('download_url'),
+      },
+    },
+  };
+}
+
+/** `robots_disallow`: paths on the site (each starting with /) that /robots.txt asks crawlers to skip. */
+function robotsDisallow(f: Fields): string[] {
+  const value = f.data.robots_disallow ?? [];
+  if (!Array.isArray(value) || value.some((p) => typeof p !== 'string' || !p.startsWith('/'))) f.fail('robots_disallow', 'must be a list of paths, each starting with /, e.g. robots_disallow: [/sandbox/]');
+  return value as string[];
+}

@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { mirror } from './files.ts';
+import { clientFiles, folderFiles, readManifest, selfContained } from '../publish/client-files.ts';
+import { inboxSchema } from '../../contact/inbox.ts';
+import type { BuildLayout } from '../roots.ts';
+import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
+
+/** Cloudflare's published limits (developers.cloudflare.com/workers/platform/limits). */
+export const WORKERS_LIMITS = {
+  scriptGzipBytes: { free: 3 * 1024 * 1024, paid: 10 * 1024 * 1024 },
+  assetFiles: { free: 20_000, paid: 100_000 },
+  assetBytes: 25 * 1024 * 1024,
+};
+
+/** Replaced by the id `wrangler d1 create folio-inbox` prints (local previews need none). */
+export const D1_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
+
+/** The compatibility date the worker is written for (workerd of the pinned wrangler supports it). */
+export const COMPATIBILITY_DATE = '2026-10-20';
+
+/** The Workers project: the worker, its bindings, and the assets it reads through ASSETS. */
+export function wranglerConfig(outDir: string): object {
+  const worker = relative(outDir, resolve('src/hosts/cloudflare/worker.ts')).split(sep).join('/');
+  return {
+    $schema: relative(outDir, resolve('node_modules/wrangler/config-schema.json')).split(sep).join('/'),
+    name: 'folio',
+    main: worker,
+    compatibility_date: COMPATIBILITY_DATE,
+    // enable_request_signal: a stream learns that its client left (request.signal aborts).
+    compatibility_flags: ['nodejs_compat', 'enable_request_signal'],
+    assets: {
+      directory: 'assets',
+      binding: 'ASSETS',
+      // Every request reaches the worker first: it negotiates, reads query strings, applies the
+      // policies, and never serves the private build files under /_folio.
+      run_worker_first: true,
+      html_handling: 'none',
+      not_found_handling: 'none',
+    },
+    durable_objects: {
+      bindings: [
+        { name: 'RATE_LIMITS', class_name: 'RateLimits' },
+        { name: 'MCP_SESSIONS', class_name: 'McpSessions' },
+        { name: 'LOCKS', class_name: 'Locks' },
+      ],
+    },
+    migrations: [{ tag: 'v1', new_sqlite_classes: ['RateLimits', 'McpSessions', 'Locks'] }],
+    // Paid contact's inbox: `wrangler d1 create folio-inbox`, its id here, then
+    // `wrangler d1 migrations apply folio-inbox --remote -c <this file>`.
+    d1_databases: [{ binding: 'INBOX', database_name: 'folio-inbox', database_id: D1_PLACEHOLDER, migrations_dir: 'migrations' }],
+    observability: { enabled: true },
+  };
+}
+
+export interface CloudflareReport {
+  outDir: string;
+  assets: number;
+  largestAsset: number;
+  /** Bytes of the bundled worker (and gzipped), as wrangler uploads it. */
+  worker?: { bytes: number; gzip: number };
+}
+
+/**
+ * Writes a deployable Workers project for a build into `outDir`: `wrangler.jsonc`, and `assets/`
+ * holding the static artefact plus the build's private files (manifest and bundles) under /_folio,
+ * then bundles the worker with wrangler (a dry run) to report its size against the limits.
+ */
+export async function writeCloudflare(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<CloudflareReport> {
+  await rm(outDir, { recursive: true, force: true });
+  const assets = join(outDir, 'assets');
+  const manifest = await readManifest(layout);
+  const client = await mirror(clientFiles(layout, manifest), assets);
+  await mkdir(join(assets, PRIVATE_PREFIX), { recursive: true });
+  await writeFile(join(assets, PRIVATE_PREFIX, 'manifest.json'), JSON.stringify(selfContained(manifest)));
+  let files = client.files + 1;
+  let largest = client.largest;
+  for (const root of roots) {
+    // Media are published with the pages already; the worker needs catalog, bodies and search.
+    const bundle = await mirror(folderFiles(layout.bundle(root)), join(assets, PRIVATE_PREFIX, 'bundle', root), (rel) => rel.startsWith(`media${sep}`));
+    files += bundle.files;
+    largest = Math.max(largest, bundle.largest);
+  }
+  // The inbox tables, as D1 migrations (the worker also makes them on first use).
+  await mkdir(join(outDir, 'migrations'), { recursive: true });
+  await writeFile(join(outDir, 'migrations', '0001_inbox.sql'), roots.map((root) => inboxSchema(`folio_messages_${root}`, 'sqlite')).join('\n'));
+  await writeFile(join(outDir, 'wrangler.jsonc'), `// Written by \`npm run build -- --target cloudflare\`; deploy with \`npx wrangler deploy -c ${relative(process.cwd(), outDir)}/wrangler.jsonc\`.\n${JSON.stringify(wranglerConfig(outDir), null, 2)}\n`);
+  const report: CloudflareReport = { outDir, assets: files, largestAsset: largest };
+  const dry = spawnSync(process.execPath, [resolve('node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', join(outDir, '.bundled'), '-c', join(outDir, 'wrangler.jsonc')], {
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
+  if (dry.status !== 0) throw new Error(`wrangler could not bundle the worker:\n${dry.stdout}${dry.stderr}`);
+  const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(dry.stdout);
+  if (m) report.worker = { bytes: Math.round(Number(m[1]) * 1024), gzip: Math.round(Number(m[2]) * 1024) };
+  return report;
+}
+
+const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
+
+export function describeCloudflare(r: CloudflareReport): string {
+  const L = WORKERS_LIMITS;
+  const worker = r.worker ? `worker ${kib(r.worker.bytes)} (gzip ${kib(r.worker.gzip)}; limit ${kib(L.scriptGzipBytes.free)} free, ${kib(L.scriptGzipBytes.paid)} paid)` : 'worker size not reported by wrangler';
+  return `cloudflare: ${r.outDir}: ${worker}; ${r.assets} assets (limit ${L.assetFiles.free} free, ${L.assetFiles.paid} paid), largest ${kib(r.largestAsset)} (limit ${kib(L.assetBytes)})`;
+}

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { BuildLayout } from '../roots.ts';
+import { readManifest } from '../publish/client-files.ts';
+import { FRONT_ROOT, writeFrontCopy } from './front-copy.ts';
+import { frontFiles, frontRules, type FrontOptions, type FrontRules } from './front-files.ts';
+import { nginxConf } from './nginx.ts';
+import { caddyfile } from './caddy.ts';
+
+export const FRONT_DEFAULTS: FrontOptions = { listen: '127.0.0.1:8080', upstream: '127.0.0.1:4321' };
+
+/** The options a front was last written with, kept beside it so later builds keep them. */
+const OPTIONS_FILE = 'front.json';
+
+export const FRONTS = {
+  nginx: { config: 'nginx.conf', write: (rules: FrontRules, options: FrontOptions) => nginxConf(rules, options), run: 'nginx -p dist/nginx -c nginx.conf' },
+  caddy: { config: 'Caddyfile', write: (rules: FrontRules, options: FrontOptions, out: string) => caddyfile(rules, options, resolve(out, FRONT_ROOT)), run: 'caddy run --config dist/caddy/Caddyfile --adapter caddyfile' },
+} as const;
+export type FrontName = keyof typeof FRONTS;
+
+/** `--listen`/`--upstream` when given, else what the front was written with before, else the defaults. */
+export async function frontOptions(out: string, given: Partial<FrontOptions>): Promise<FrontOptions> {
+  const before = JSON.parse(await readFile(join(out, OPTIONS_FILE), 'utf8').catch(() => '{}')) as Partial<FrontOptions>;
+  const options = { ...FRONT_DEFAULTS, ...before, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) } as FrontOptions;
+  for (const [name, value] of Object.entries(options)) if (!/^[^\s:;{}]*:\d{1,5}$/.test(value) && !/^\[[0-9a-f:.]+\]:\d{1,5}$/i.test(value)) throw new Error(`--${name} ${value}: give host:port, e.g. ${FRONT_DEFAULTS[name as keyof FrontOptions]}`);
+  return options;
+}
+
+/** Whether a front was written into `out` before (a build then keeps it up to date). */
+export const frontWritten = (out: string) => existsSync(join(out, OPTIONS_FILE));
+
+/**
+ * A front's folder: its configuration, and the copy of the build's static files the `site` link
+ * points to (switched when this build goes live; the configuration is written again only when it changes).
+ */
+export async function writeFront(name: FrontName, layout: BuildLayout, out: string, given: Partial<FrontOptions>): Promise<string> {
+  const options = await frontOptions(out, given);
+  const manifest = await readManifest(layout);
+  const files = frontFiles(manifest);
+  const rules = frontRules(files);
+  for (const dir of ['logs', 'tmp']) await mkdir(join(out, dir), { recursive: true });
+  const placed = await writeFrontCopy(layout, manifest, files, out);
+  const front = FRONTS[name];
+  const config = front.write(rules, options, out);
+  const path = join(out, front.config);
+  const changed = (await readFile(path, 'utf8').catch(() => '')) !== config;
+  if (changed) await writeFile(path, config);
+  await writeFile(join(out, OPTIONS_FILE), `${JSON.stringify(options)}\n`);
+  return `${name}: ${out}: ${files.length} URLs served by ${name} (${placed} files with their br/gzip), the rest passed to ${options.upstream}; listens on ${options.listen}; ${changed ? `${front.config} written (reload ${name} if it runs)` : `${front.config} unchanged (no reload)`}; run: ${front.run}`;
+}

@@ -1,0 +1,141 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { LANGUAGES } from '../../core/languages.ts';
+import { messages } from '../../core/messages.ts';
+import { escapeHtml } from '../../site/html.ts';
+import { RESULTS_SLOT } from '../../site/search-results.ts';
+import { staticNginxConf } from './static-nginx.ts';
+import { FRONT_DEFAULTS } from './front.ts';
+import type { Manifest } from '../publish/manifest.ts';
+import type { BuildLayout } from '../roots.ts';
+import { mirror, place } from './files.ts';
+import { clientFiles, readManifest } from '../publish/client-files.ts';
+import { answerFile } from '../publish/answer-file.ts';
+import { pageAt, pageFileAt } from '../../site/page-specs.ts';
+import { HOST_FILES } from '../publish/write-manifest.ts';
+
+/** Where a host that serves files by their URL finds a page (the build's `/x.html`): `/x/index.html` (or `/x.html.br` at `/x/index.html.br`). */
+function pageFolder(rel: string): string {
+  const name = `/${rel.split(sep).join('/')}`;
+  const variant = /\.(br|gz)$/.exec(name)?.[0] ?? '';
+  const file = name.slice(0, name.length - variant.length);
+  const dir = HOST_FILES.includes(file) ? undefined : pageAt(file);
+  return dir ? `${dir.slice(1)}/index.html${variant}` : rel;
+}
+
+/**
+ * Rewrites (status 200) from each published URL to the file holding its default answer, where a
+ * host would not find it by itself (`/api/posts` is `/api/posts/index.json`); a page is placed where it
+ * finds it (`/x/index.html`). Answers to a query
+ * have a path form of their own, `{path}/_query/{canonical query}.json`, needing no rule.
+ */
+export function rewrites(manifest: Manifest): string[] {
+  const rules: string[] = [];
+  for (const [path, entry] of Object.entries(manifest.paths)) {
+    const answer = entry.answers[''];
+    if (answer === undefined) continue;
+    const i = typeof answer === 'number' ? answer : answer[entry.offers![0]!];
+    const file = i === undefined ? undefined : manifest.files[i]!.file;
+    if (!file || file === path || file === pageFileAt(path)) continue;
+    rules.push(`${path} ${file} 200`);
+  }
+  return rules.sort();
+}
+
+/**
+ * Answers to a query that share another answer's file (src/pipeline/publish/publisher.ts), as the file a
+ * static host serves at their own documented name, with its variants: `[name, shared file]`.
+ */
+export function sharedAnswerNames(manifest: Manifest): [string, string][] {
+  const names: [string, string][] = [];
+  for (const [path, entry] of Object.entries(manifest.paths)) {
+    for (const [query, i] of Object.entries(entry.answers)) {
+      if (!query || typeof i !== 'number') continue;
+      const f = manifest.files[i]!;
+      const own = answerFile(path, query, f.type);
+      if (own === f.file) continue;
+      names.push([own, f.file]);
+      if (f.br !== undefined) names.push([`${own}.br`, `${f.file}.br`]);
+      if (f.gzip !== undefined) names.push([`${own}.gz`, `${f.file}.gz`]);
+    }
+  }
+  return names;
+}
+
+/** The type a static host gives a file by its extension (what it serves when `_headers` says nothing). */
+const HOST_TYPES: Record<string, string> = { json: 'application/json', html: 'text/html', md: 'text/markdown', txt: 'text/plain', xml: 'application/xml' };
+
+/**
+ * `_headers` blocks for the published URLs whose file a host would serve with another type (feeds are
+ * RSS, the API catalog a linkset) or without their extra headers (its Link), at the URL and the file.
+ */
+export function typeRules(manifest: Manifest): string[] {
+  const blocks: string[] = [];
+  const urls = new Map<number, string[]>();
+  for (const [path, entry] of Object.entries(manifest.paths)) {
+    const answer = entry.answers[''];
+    if (typeof answer === 'number') urls.set(answer, [...(urls.get(answer) ?? []), path]);
+  }
+  manifest.files.forEach((f, i) => {
+    const expected = HOST_TYPES[f.file.split('.').pop() ?? ''];
+    if (!expected || (f.type.split(';')[0] === expected && !f.headers)) return;
+    const headers = [`  Content-Type: ${f.type}`, ...Object.entries(f.headers ?? {}).map(([k, v]) => `  ${k}: ${v}`)];
+    for (const url of new Set([...(urls.get(i) ?? []), f.file])) blocks.push([url, ...headers].join('\n'));
+  });
+  return blocks;
+}
+
+/**
+ * The search pages of a copy nothing answers searches for: the form hidden, and in its place the
+ * page's language saying so (a search on a static host would otherwise show the form, never an answer).
+ * Their files are linked from the build: each is replaced, not written through, with its br/gzip made again.
+ */
+async function staticSearchPages(outDir: string, pages: string[]): Promise<number> {
+  let changed = 0;
+  for (const page of pages) {
+    const html = await readFile(join(outDir, page), 'utf8');
+    if (!html.includes(RESULTS_SLOT)) continue;
+    const htmlLang = /<html lang="([^"]+)"/.exec(html)?.[1];
+    const lang = LANGUAGES.find((l) => l.html_lang === htmlLang)?.code ?? 'en';
+    const notice = `<div id="search-region"><p class="search-unavailable">${escapeHtml(messages(lang).searchNeedsServer)}</p></div>`;
+    const bytes = Buffer.from(html.replace(RESULTS_SLOT, notice).replace('<form role="search" class="search"', '<form role="search" class="search" hidden'));
+    for (const [suffix, coded] of [['', bytes], ['.br', brotliCompressSync(bytes)], ['.gz', gzipSync(bytes, { level: 9 })]] as const) {
+      await rm(join(outDir, page + suffix), { force: true });
+      await writeFile(join(outDir, page + suffix), coded);
+    }
+    changed++;
+  }
+  return changed;
+}
+
+/**
+ * A host with no functions (GitHub Pages, S3, Netlify or Cloudflare Pages without functions):
+ * the static artefact as it is, with `_redirects` also rewriting each published URL to its file,
+ * search pages saying that search needs the server, and beside it (`{outDir}-hosts/`) an nginx
+ * configuration serving it as it is, for hosts that read neither `_headers` nor `_redirects`.
+ * `withFunctions` (Netlify): the same files for a CDN in front of Folio's function, which answers
+ * searches, so the search pages keep their form and no nginx configuration is written.
+ */
+export async function writeStatic(layout: BuildLayout, outDir: string, options: { listen?: string; withFunctions?: boolean } = {}): Promise<string> {
+  await rm(outDir, { recursive: true, force: true });
+  const manifest = await readManifest(layout);
+  const files = clientFiles(layout, manifest);
+  const copied = await mirror(files, outDir, (rel) => rel === '_redirects' || rel === '_headers', pageFolder);
+  const at = new Map(files.map((f) => [`/${f.rel}`, f.path]));
+  const shared = sharedAnswerNames(manifest);
+  for (const [name, file] of shared) await place(at.get(file)!, join(outDir, name));
+  const rules = rewrites(manifest);
+  const redirects = await readFile(join(layout.client, '_redirects'), 'utf8');
+  await writeFile(join(outDir, '_redirects'), `${redirects}${rules.join('\n')}\n`);
+  const types = typeRules(manifest);
+  const headers = await readFile(join(layout.client, '_headers'), 'utf8');
+  await writeFile(join(outDir, '_headers'), `${headers}${types.join('\n')}\n`);
+  if (options.withFunctions) return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
+  const search = await staticSearchPages(outDir, files.map((f) => pageFolder(f.rel)).filter((rel) => rel.endsWith('/index.html') && /(^|\/)search\/index\.html$/.test(rel)));
+  const hosts = `${outDir}-hosts`;
+  await rm(hosts, { recursive: true, force: true });
+  for (const dir of ['logs', 'tmp']) await mkdir(join(hosts, dir), { recursive: true });
+  await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`, resolve(outDir), options.listen ?? FRONT_DEFAULTS.listen));
+  return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf serves it on a plain nginx (nginx -p ${hosts} -c nginx.conf)`;
+}

@@ -1,0 +1,62 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { TRANSLATED_CODES } from '../core/languages.ts';
+import type { TranslationState } from '../core/types.ts';
+import { sourceHash } from '../pipeline/derive/source-hash.ts';
+import { listPostSlugs, loadPage, loadPost, type FolderSource, type PageEnglishSource, type PostSource } from '../pipeline/load/posts.ts';
+
+/** A post or standalone page: what has translations to stamp. */
+type Translatable = FolderSource<PageEnglishSource>;
+import { loadTermNames, missingTermNames, usedTerms } from '../pipeline/load/taxonomies.ts';
+import { slugify } from '../pipeline/load/slugify.ts';
+import { join } from 'node:path';
+
+/** The author's view of translations: state per post and language, and stamping. */
+export interface StatusRow {
+  slug: string;
+  states: Record<string, TranslationState | 'unstamped'>;
+}
+
+export async function loadAll(contentDir: string): Promise<PostSource[]> {
+  const dir = join(contentDir, 'posts');
+  return Promise.all((await listPostSlugs(dir)).map((slug) => loadPost(dir, slug)));
+}
+
+/** The standalone pages of a content root (none without a pages/ folder). */
+export async function loadPages(contentDir: string): Promise<FolderSource<PageEnglishSource>[]> {
+  const dir = join(contentDir, 'pages');
+  return Promise.all((await listPostSlugs(dir, true)).map((slug) => loadPage(dir, slug)));
+}
+
+export function status(post: Translatable): StatusRow {
+  const hash = sourceHash(post.english.title, post.english.body);
+  const states: StatusRow['states'] = {};
+  for (const code of TRANSLATED_CODES) {
+    const t = post.translations.find((x) => x.lang === code);
+    states[code] = !t ? 'missing' : !t.source_hash ? 'unstamped' : t.source_hash === hash ? 'available' : 'stale';
+  }
+  return { slug: post.slug, states };
+}
+
+/** Sets one field of a translation's front matter (replacing it where it is written), and returns the file. */
+async function setField(post: Translatable, lang: string, field: string, value: string): Promise<string> {
+  const t = post.translations.find((x) => x.lang === lang);
+  if (!t) throw new Error(`${post.slug} has no ${lang} translation`);
+  const raw = await readFile(t.file, 'utf8');
+  const end = raw.indexOf('\n---', 3);
+  if (!raw.startsWith('---') || end < 0) throw new Error(`${t.file}: no front matter to change`);
+  const head = raw.slice(0, end).replace(new RegExp(`\\n${field}:.*$`, 'm'), '');
+  await writeFile(t.file, `${head}\n${field}: ${value}${raw.slice(end)}`);
+  return t.file;
+}
+
+/** Writes `source_hash` into the translation's front matter, replacing an earlier one. */
+export const stamp = (post: Translatable, lang: string): Promise<string> => setField(post, lang, 'source_hash', `"${sourceHash(post.english.title, post.english.body)}"`);
+
+/** Records that a person has reviewed the translation (`verified: true`, which the API reports). */
+export const verify = (post: Translatable, lang: string): Promise<string> => setField(post, lang, 'verified', 'true');
+
+/** Per translated language, how many categories and tags in use have no name of their own there (content/taxonomies.yaml). */
+export async function termNameGaps(contentDir: string, posts: readonly PostSource[]): Promise<Record<string, number>> {
+  const used = usedTerms((kind) => posts.flatMap((p) => p.english[kind].map(slugify)));
+  return missingTermNames(await loadTermNames(contentDir, used), used);
+}
