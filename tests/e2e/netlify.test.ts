@@ -12,11 +12,14 @@ import { useServer } from '../helpers/server.ts';
 // loopback port. `handleAndIntrospect` names the layer that answered each request, so the tests
 // see which reads reach the serverless function. Every answer is compared with `npm start`'s.
 const SITE = join(PUBLISH.out, 'netlify');
+// By name at run time: the package is installed only for this suite (NETLIFY_DEV_INSTALL).
+const NETLIFY_DEV = '@netlify/dev';
 const BIN = resolve('node_modules/.bin');
+const NETLIFY_DEV_INSTALL = 'npm install --no-save @netlify/dev@5.1.3 deno@2.4.4';
 const skip = !existsSync(join(SITE, 'netlify.toml'))
   ? `${SITE} is absent: run \`npm run build -- --target netlify\``
-  : !existsSync(join(BIN, 'deno'))
-    ? 'deno (the npm package, for Netlify edge functions) is not installed: npm ci'
+  : !existsSync(join(BIN, 'deno')) || !existsSync('node_modules/@netlify/dev')
+    ? `@netlify/dev and deno are not installed: ${NETLIFY_DEV_INSTALL} (not in package.json: this registry mirror lacks deno's other platforms, and npm ci refuses a lock file without them)`
     : process.env.FOLIO_NETLIFY_DEV !== '1'
       ? "opt-in (FOLIO_NETLIFY_DEV=1): @netlify/dev's local Deno runtime ran out of memory partway through on a loaded 2-core machine"
       : false;
@@ -42,7 +45,7 @@ describe('Netlify output under @netlify/dev', { skip }, () => {
     earlier = denoProcesses();
     process.env.PATH = `${BIN}${delimiter}${process.env.PATH}`;
     process.env.EVENT_SIGNING_SECRET = 'netlify-test';
-    const { NetlifyDev } = (await import('@netlify/dev')) as unknown as { NetlifyDev: new (o: object) => Dev };
+    const { NetlifyDev } = (await import(NETLIFY_DEV)) as unknown as { NetlifyDev: new (o: object) => Dev };
     const off = { enabled: false };
     dev = new NetlifyDev({ projectRoot: SITE, apiURL: 'http://127.0.0.1:9', skipGitignore: true, blobs: off, database: off, aiGateway: off, images: off, geolocation: off, environmentVariables: off, server: off });
     await dev.start();
