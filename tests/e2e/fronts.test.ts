@@ -78,6 +78,20 @@ for (const name of ['nginx', 'caddy'] as Front[]) {
       assert.match(preflight.headers.get('access-control-allow-headers')!, /Authorization/);
     });
 
+    test(`${name}'s own answer while Node is down (a 502) carries CORS and the security headers`, async () => {
+      // Port 9 (discard) on loopback: nothing listens, so every request to Node fails.
+      const orphan = await startFront(name, 'http://127.0.0.1:9');
+      try {
+        const r = await fetch(`${orphan.url}/api/posts`);
+        await r.arrayBuffer();
+        assert.equal(r.status, 502);
+        assert.equal(r.headers.get('access-control-allow-origin'), '*');
+        assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+      } finally {
+        await orphan.stop();
+      }
+    });
+
     test('a new copy goes live by switching the site link, without a reload', async () => {
       const dir = await mkdtemp(join(tmpdir(), `folio-${name}-site-`));
       await chmod(dir, 0o755);

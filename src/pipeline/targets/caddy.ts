@@ -89,6 +89,12 @@ ${[['@negotiatedCoded', 'Accept, Accept-Encoding'], ['@coded', 'Accept-Encoding'
 \t\t\tflush_interval -1
 \t\t}
 \t}
+
+\t# Caddy's own answers (a 502 while Node is down) carry the policy headers too, as nginx's do.
+\thandle_errors {
+${headerBlock(policy, '\t\t')}
+\t\trespond "{err.status_code} {err.status_text}" {err.status_code}
+\t}
 }
 `;
 }
