@@ -78,7 +78,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     let provider = providers.get(name);
     if (!provider) {
       try {
-        provider = createProvider(name, process.env, { model: settings.models[name] });
+        provider = createProvider(name, process.env, { model: settings.models[name], glossary });
         await provider.prepare?.();
       } catch (e) {
         fail((e as Error).message);

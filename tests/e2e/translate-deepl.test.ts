@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
@@ -85,16 +85,15 @@ describe('npm run translate with DeepL, against a local DeepL API v2 server', ()
     assert.equal(translations(again.requests).length, 0, 'nothing changed: nothing sent');
   });
 
-  test('429 twice: the run waits (its own backoff: deepl-node retries nothing) and carries on', async () => {
+  test("429 with Retry-After: 1, twice: the run waits the second DeepL asked for each time (deepl-node's own retries are off) and carries on", async () => {
     const root = await copy();
-    // DeepL documents no Retry-After and deepl-node shows no headers: the run's backoff (0.5 s, doubling) decides.
     server.faults.push({ status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 });
     const run = await translate(root, ['--provider', 'deepl', '--lang', 'de']);
     assert.equal(run.code, 0, run.out);
-    assert.equal(run.out.match(/deepl: DeepL: too many requests \(429\); trying again in/g)?.length, 2, run.out);
+    assert.equal(run.out.match(/deepl: DeepL: too many requests \(429\); trying again in 1\.0 s/g)?.length, 2, run.out);
     const sent = translations(run.requests);
     assert.deepEqual(sent.slice(0, 3).map((r) => r.status), [429, 429, 200]);
-    assert.ok(sent[1]!.at - sent[0]!.at >= 500 && sent[2]!.at - sent[1]!.at >= 1000, 'each retry came after the backoff');
+    assert.ok(sent[1]!.at - sent[0]!.at >= 1000 && sent[2]!.at - sent[1]!.at >= 1000, 'each retry came after the Retry-After');
     assert.deepEqual(new Set(answered(run.requests)), new Set(whole.filter((t) => t.startsWith('de '))));
   });
 
@@ -160,6 +159,44 @@ describe('npm run translate with DeepL, against a local DeepL API v2 server', ()
     assert.equal(again.code, 0, again.out);
     assert.equal(sentOf(again.out), 1, again.out);
     assert.deepEqual(answered(again.requests), [`de ${retried[0]!.texts![0]}`]);
+  });
+
+  test('a glossary with fixed translations becomes a DeepL glossary (POST /v2/glossaries, TSV), used with glossary_id; the term comes out as given; an unchanged glossary is reused, an edited one made anew', async () => {
+    const GLOSSARY = 'do_not_translate: [Unix]\nterms:\n  pocketknife: {de: Taschenmesser}\n';
+    const glossaryRequests = (requests: Logged[]) => requests.filter((r) => r.path === '/v2/glossaries');
+    const root = await copy();
+    await writeFile(join(root, 'glossary.yaml'), GLOSSARY);
+    const run = await translate(root, ['small-tools', '--provider', 'deepl', '--lang', 'de']);
+    assert.equal(run.code, 0, run.out);
+    const created = glossaryRequests(run.requests).filter((r) => r.method === 'POST');
+    assert.equal(created.length, 1, 'one glossary made');
+    assert.equal(created[0]!.status, 201);
+    // The do-not-translate term is a placeholder, never a glossary entry.
+    assert.deepEqual({ ...created[0]!.params, name: undefined }, { name: undefined, source_lang: 'en', target_lang: 'de', entries_format: 'tsv', entries: 'pocketknife\tTaschenmesser' });
+    assert.match(String(created[0]!.params!.name), /^folio-en-de-[\w-]{12}$/);
+    const id = server.glossaries.find((g) => g.name === created[0]!.params!.name)!.glossary_id;
+    for (const r of translations(run.requests)) assert.deepEqual({ id: r.params!.glossary_id, source: r.params!.source_lang }, { id, source: 'en' });
+    const written = await readFile(join(root, 'posts', 'small-tools', 'de.md'), 'utf8');
+    assert.match(written, /Taschenmesser/);
+    assert.doesNotMatch(written, /efinktekcop/i, 'the term is not left to the engine');
+    assert.match(written, /\bUnix\b/, 'the do-not-translate term kept');
+
+    // Another copy without memory: the same glossary is found in the account's list, not made again.
+    const other = await copy();
+    await writeFile(join(other, 'glossary.yaml'), GLOSSARY);
+    const again = await translate(other, ['small-tools', '--provider', 'deepl', '--lang', 'de']);
+    assert.equal(again.code, 0, again.out);
+    assert.deepEqual(glossaryRequests(again.requests).map((r) => `${r.method} ${r.status}`), ['GET 200']);
+    assert.ok(translations(again.requests).length > 0 && translations(again.requests).every((r) => r.params!.glossary_id === id));
+    assert.equal(server.glossaries.length, 1);
+
+    // An edited entry: a new glossary under a new name.
+    await writeFile(join(other, 'glossary.yaml'), GLOSSARY.replace('Taschenmesser', 'Klappmesser'));
+    const edited = await translate(other, ['small-tools', '--provider', 'deepl', '--lang', 'de']);
+    assert.equal(edited.code, 0, edited.out);
+    assert.deepEqual(glossaryRequests(edited.requests).map((r) => `${r.method} ${r.status}`), ['GET 200', 'POST 201']);
+    assert.equal(server.glossaries.length, 2);
+    assert.match(await readFile(join(other, 'posts', 'small-tools', 'de.md'), 'utf8'), /Klappmesser/);
   });
 
   test('no DEEPL_AUTH_KEY, a refused key, or a language the account lacks: one line, exit 2, nothing translated', async () => {

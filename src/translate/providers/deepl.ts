@@ -1,11 +1,15 @@
 import { AuthorizationError, ConnectionError, DeepLClient, DeepLError, QuotaExceededError, TooManyRequestsError, type TargetLanguageCode, type TranslateTextOptions } from 'deepl-node';
+import type { Glossary } from '../glossary.ts';
 import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
+import { deeplGlossaries } from './deepl-glossary.ts';
+import { deeplRetryAfter } from './deepl-retry-after.ts';
 
 /**
  * DeepL API v2 through its official client, `deepl-node`. The key is `DEEPL_AUTH_KEY` (a Free
  * key, ending in ":fx", goes to api-free.deepl.com by itself); `DEEPL_SERVER_URL` names another host.
  * Which targets the account has is DeepL's own answer (GET /v2/languages?type=target, at setup):
  * its list grows (81 languages in January 2026) and differs by plan, so no list is kept here.
+ * The glossary's fixed translations go as DeepL glossaries (deepl-glossary.ts).
  */
 
 /** Our language codes as DeepL's target codes, in order of preference; a code not named is DeepL's as it is. */
@@ -30,13 +34,15 @@ const statusOf = (e: unknown): number | undefined => {
   return code === undefined ? undefined : Number(code);
 };
 
-/** deepl-node's errors as the run's: a quota stops it, a refused key is a setup problem, load and outages are tried again. */
-function asOurs(e: unknown): unknown {
+/**
+ * deepl-node's errors as the run's: a quota stops it, a refused key is a setup problem, load and
+ * outages are tried again (after `retryAfter`, the wait DeepL's 429 asked for, if it named one).
+ */
+function asOurs(e: unknown, retryAfter?: number): unknown {
   if (e instanceof QuotaError || e instanceof RetryableError || e instanceof SetupError) return e;
   if (e instanceof QuotaExceededError) return new QuotaError(`DeepL's character quota is used up (456): ${e.message}`);
   if (e instanceof AuthorizationError) return new SetupError(`DeepL refused DEEPL_AUTH_KEY (403): check the key, and DEEPL_SERVER_URL if set (${e.message})`);
-  // DeepL documents no Retry-After, and deepl-node keeps no headers: the run's backoff decides the wait.
-  if (e instanceof TooManyRequestsError) return new RetryableError(`DeepL: too many requests (429)`);
+  if (e instanceof TooManyRequestsError) return new RetryableError(`DeepL: too many requests (429)`, retryAfter);
   if (e instanceof ConnectionError && e.shouldRetry) return new RetryableError(`DeepL: ${e.message}`);
   const status = statusOf(e);
   if (status !== undefined && status >= 500) return new RetryableError(`DeepL: ${e instanceof Error ? e.message.split(', content:')[0] : status}`);
@@ -45,31 +51,36 @@ function asOurs(e: unknown): unknown {
 
 const DEEPL_VERSION = 'v2';
 
-export function deepl(env: NodeJS.ProcessEnv): Provider {
+export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary): Provider {
   const key = env.DEEPL_AUTH_KEY;
   if (!key) throw new SetupError('deepl needs DEEPL_AUTH_KEY: the key of your DeepL API account (DEEPL_SERVER_URL names another host, if any)');
+  // deepl-node's own choice when no server is named: a Free key (":fx") has its own host.
+  const serverUrl = env.DEEPL_SERVER_URL || (key.endsWith(':fx') ? 'https://api-free.deepl.com' : 'https://api.deepl.com');
   const client = new DeepLClient(key, {
-    serverUrl: env.DEEPL_SERVER_URL || undefined,
-    // The run's retry policy (send.ts) is the one in effect: deepl-node's own would hide 429s and outages from it.
+    serverUrl,
+    // The run's retry policy (send.ts) is the one in effect: deepl-node's own ignores Retry-After and would hide 429s and outages from it.
     maxRetries: 0,
     // A full batch takes DeepL several seconds; deepl-node's 5 s would abort it and send it again.
     minTimeout: 60_000,
   });
+  const retryAfter = deeplRetryAfter(serverUrl);
+  const glossaryFor = deeplGlossaries(client, glossary);
   let offered: Set<string> | undefined;
   const target = (lang: string) => (TARGETS[lang] ?? [lang]).find((code) => !offered || offered.has(code.toLowerCase()));
 
-  const send = async (texts: string[], code: string): Promise<string[]> => {
+  const send = async (texts: string[], code: string, glossaryId: string | undefined): Promise<string[]> => {
     try {
-      const results = await client.translateText(texts, 'en', code as TargetLanguageCode, OPTIONS);
+      // source_lang is always 'en', which DeepL requires with a glossary.
+      const results = await client.translateText(texts, 'en', code as TargetLanguageCode, glossaryId ? { ...OPTIONS, glossary: glossaryId } : OPTIONS);
       if (results.length !== texts.length) throw new RetryableError(`DeepL returned ${results.length} texts for ${texts.length}`);
       return results.map((r) => r.text);
     } catch (e) {
       // Over 128 KiB (DeepL's 413): the batch goes again in halves, so the run carries on.
       if (statusOf(e) === 413 && texts.length > 1) {
         const half = Math.ceil(texts.length / 2);
-        return [...(await send(texts.slice(0, half), code)), ...(await send(texts.slice(half), code))];
+        return [...(await send(texts.slice(0, half), code, glossaryId)), ...(await send(texts.slice(half), code, glossaryId))];
       }
-      throw asOurs(e);
+      throw e;
     }
   };
 
@@ -90,7 +101,12 @@ export function deepl(env: NodeJS.ProcessEnv): Provider {
     async translate(segments, lang) {
       const code = target(lang);
       if (!code) throw new SetupError(`deepl does not translate into ${lang}: DeepL's language list for this key does not have it`);
-      return send([...segments], code);
+      const mark = retryAfter.mark();
+      try {
+        return await send([...segments], code, await glossaryFor(lang));
+      } catch (e) {
+        throw asOurs(e, retryAfter.since(mark));
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
 import { fromGoogleHtml, toGoogleHtml } from './google-markup.ts';
-import { baseUrl, requestJson, retryAfterMs, type JsonAnswer } from './http.ts';
+import { retryAfterMs } from '../retry-after.ts';
+import { baseUrl, requestJson, type JsonAnswer } from './http.ts';
 
 /**
  * Google Cloud Translation v3 (Advanced), its REST API:

@@ -38,15 +38,6 @@ export async function requestJson(who: string, url: string, init: { method?: 'GE
   return { status: response.status, headers: response.headers, data };
 }
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110), else undefined. */
-export function retryAfterMs(headers: Headers): number | undefined {
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
 /** An endpoint from the environment as a base URL without its trailing slash, or a SetupError naming the variable. */
 export function baseUrl(variable: string, value: string): string {
   try {

@@ -1,3 +1,4 @@
+import type { Glossary } from '../glossary.ts';
 import { SetupError, type Provider } from '../provider.ts';
 import { apertium } from './apertium.ts';
 import { deepl } from './deepl.ts';
@@ -5,15 +6,17 @@ import { google } from './google.ts';
 import { libretranslate } from './libretranslate.ts';
 import { openai } from './openai.ts';
 
-/** What content/translation.yaml says of one provider (its model, where it has a choice). */
+/** What content/translation.yaml says of one provider (its model, where it has a choice), and the content's glossary. */
 export interface ProviderSettings {
   model?: string;
+  /** For an engine with glossaries of its own (DeepL); every engine's output is checked against it anyway. */
+  glossary?: Glossary;
 }
 
 /** Every provider by its name on the command line and in content/translation.yaml. */
 const FACTORIES: Record<string, (env: NodeJS.ProcessEnv, settings: ProviderSettings) => Provider> = {
   apertium: () => apertium(),
-  deepl: (env) => deepl(env),
+  deepl: (env, settings) => deepl(env, settings.glossary),
   openai: (env, settings) => openai(env, settings),
   google: (env) => google(env),
   libretranslate: (env) => libretranslate(env),

@@ -1,5 +1,6 @@
 import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
-import { baseUrl, requestJson, retryAfterMs, type JsonAnswer } from './http.ts';
+import { retryAfterMs } from '../retry-after.ts';
+import { baseUrl, requestJson, type JsonAnswer } from './http.ts';
 import { escapeAgain, restoreTagSpacing } from './libretranslate-output.ts';
 
 /**
