@@ -2,6 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import matter from 'gray-matter';
@@ -13,6 +14,7 @@ import { markdownShape } from '../helpers/markdown-shape.ts';
 import { runTranslate, sentOf } from '../helpers/translate-command.ts';
 import { startLibreTranslateServer, type LibreServer } from '../helpers/libretranslate-server.ts';
 import { startGoogleTranslateServer, type GoogleServer } from '../helpers/google-translate-server.ts';
+import { startGoogleTokenServer } from '../helpers/google-token-server.ts';
 import { unPseudo } from '../helpers/translation-engine.ts';
 import type { Received } from '../helpers/protocol-server.ts';
 
@@ -39,7 +41,7 @@ async function contentCopy(settings = ''): Promise<string> {
 
 /** The environment without any provider's variables, plus the ones given. */
 function envWith(vars: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(LIBRETRANSLATE|GOOGLE)_/.test(k)));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(LIBRETRANSLATE|GOOGLE|GCLOUD)_/.test(k)));
   return { ...env, ...vars };
 }
 
@@ -221,16 +223,17 @@ describe('npm run translate with Google Cloud Translation v3 (a local server spe
     await assertWritten(root, 'ko', /^google:v3-nmt$/);
   });
 
-  test('a missing token or project is one line before anything is sent; a refused token stops naming GOOGLE_ACCESS_TOKEN', async () => {
+  test('a missing credential or project is one line before anything is sent; a refused token stops naming GOOGLE_ACCESS_TOKEN', async () => {
     const root = await contentCopy();
     const from = server.received.length;
-    for (const [vars, variable] of [
-      [{ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_CLOUD_PROJECT: PROJECT }, 'GOOGLE_ACCESS_TOKEN'],
-      [{ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_ACCESS_TOKEN: TOKEN }, 'GOOGLE_CLOUD_PROJECT'],
-    ] as [Record<string, string>, string][]) {
+    for (const [vars, said] of [
+      [{ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_CLOUD_PROJECT: PROJECT }, /^translate: google needs a credential: GOOGLE_APPLICATION_CREDENTIALS \(.*\) or GOOGLE_ACCESS_TOKEN/],
+      [{ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_ACCESS_TOKEN: TOKEN }, /^translate: google needs a project: GOOGLE_CLOUD_PROJECT \(or GCLOUD_PROJECT\)/],
+      [{ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_APPLICATION_CREDENTIALS: join(root, 'no-such-key.json') }, /^translate: google: GOOGLE_APPLICATION_CREDENTIALS names .*no-such-key\.json, which cannot be read \(ENOENT\)/],
+    ] as [Record<string, string>, RegExp][]) {
       const r = await runTranslate(root, ['--lang', 'hi', '--provider', 'google'], envWith(vars));
       assert.equal(r.code, 2, r.out);
-      assert.match(r.out, new RegExp(`^translate: google: ${variable} is not set`));
+      assert.match(r.out, said);
       assert.equal(r.out.trim().split('\n').length, 1, r.out);
     }
     assert.equal(server.received.length, from, 'nothing sent');
@@ -239,6 +242,51 @@ describe('npm run translate with Google Cloud Translation v3 (a local server spe
     assert.equal(expired.code, 2, expired.out);
     assert.match(expired.out, /google answered 401 UNAUTHENTICATED: .*check GOOGLE_ACCESS_TOKEN/);
     assert.ok(!existsSync(join(root, 'posts', POSTS[0]!, 'hi.md')));
+  });
+
+  test('GOOGLE_APPLICATION_CREDENTIALS, a service-account key: a JWT signed RS256 is exchanged at its token_uri (the JWT bearer grant), and the token translates; the project from the key file or GCLOUD_PROJECT; a key the endpoint refuses is one line', async () => {
+    const SCOPE = 'https://www.googleapis.com/auth/cloud-translation';
+    const EMAIL = 'folio-translate@folio-test.iam.gserviceaccount.com';
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const tokens = await startGoogleTokenServer({ clientEmail: EMAIL, publicKey: pair.publicKey, scope: SCOPE, accessToken: TOKEN });
+    try {
+      const root = await contentCopy();
+      const keyFile = async (name: string, privateKey: KeyObject, fields: Record<string, string> = {}) => {
+        const file = join(root, name);
+        const key = { type: 'service_account', project_id: PROJECT, private_key_id: 'f01', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), client_email: EMAIL, client_id: '1', token_uri: tokens.tokenUri, ...fields };
+        await writeFile(file, JSON.stringify(key));
+        return file;
+      };
+      const from = server.received.length;
+      const run = await runTranslate(root, [POSTS[0]!, '--lang', 'hi', '--provider', 'google'], envWith({ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_APPLICATION_CREDENTIALS: await keyFile('key.json', pair.privateKey) }));
+      assert.equal(run.code, 0, run.out);
+      assert.equal(tokens.grants.length, 1, 'one token for the run, fetched before any text');
+      assert.deepEqual({ ...tokens.grants[0], iat: 0, exp: 0 }, { iss: EMAIL, aud: tokens.tokenUri, scope: SCOPE, iat: 0, exp: 0 });
+      const sent = server.received.slice(from);
+      assert.ok(sent.length > 0);
+      for (const r of sent) {
+        assert.equal(r.path, `/v3/projects/${PROJECT}/locations/global:translateText`, 'the project from the key file');
+        assert.equal(r.headers.authorization, `Bearer ${TOKEN}`);
+        assert.equal(r.headers['x-goog-user-project'], undefined, 'a service account bills its own project');
+      }
+      assert.match(await readFile(join(root, 'posts', POSTS[0]!, 'hi.md'), 'utf8'), /^provider: "google:v3-nmt"$/m);
+
+      // A key without project_id: GCLOUD_PROJECT names it.
+      const gcloud = await runTranslate(root, [POSTS[1]!, '--lang', 'hi', '--provider', 'google'], envWith({ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_APPLICATION_CREDENTIALS: await keyFile('no-project.json', pair.privateKey, { project_id: '' }), GCLOUD_PROJECT: PROJECT }));
+      assert.equal(gcloud.code, 0, gcloud.out);
+      assert.equal(tokens.grants.length, 2);
+
+      // Signed with another key: the endpoint refuses the grant; nothing reaches Google's translate endpoint.
+      const before = server.received.length;
+      const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+      const refused = await runTranslate(root, ['--lang', 'ko', '--provider', 'google'], envWith({ GOOGLE_TRANSLATE_ENDPOINT: server.url, GOOGLE_APPLICATION_CREDENTIALS: await keyFile('stranger.json', stranger) }));
+      assert.equal(refused.code, 2, refused.out);
+      assert.match(refused.out.trim(), /^translate: google: the credential in GOOGLE_APPLICATION_CREDENTIALS \(.*stranger\.json\) was refused: invalid_grant: Invalid JWT Signature\.$/);
+      assert.equal(refused.out.trim().split('\n').length, 1, refused.out);
+      assert.equal(server.received.length, before, 'nothing sent');
+    } finally {
+      await tokens.close();
+    }
   });
 });
 
