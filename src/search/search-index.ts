@@ -2,18 +2,19 @@ import { Document, Encoder } from 'flexsearch';
 import { tokens } from './encoders.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
+import { bodyCount, headCount, idf, wordScore } from './relevance.ts';
 import { stemGroups, stemTable, type StemGroups, type StemTable } from './stem-groups.ts';
 import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle } from './word-forms.ts';
 
 /**
  * One FlexSearch Document index per language, over text already tokenised by the
- * script-aware `tokens` (folding, Intl.Segmenter): `all` holds every word of a post (matching),
- * `head` its title, summary and terms (a relevance boost). Whole words only keep the index
- * linear in unique words per post; prefixes (and, in Chinese and Japanese, parts of words)
- * are found by expanding a query word against the language's sorted vocabulary. FlexSearch builds
- * and exports the index; the build writes each word's ranked posts as one run (index-codec.ts), which
- * the server reads in place: importing costs nothing, a query of one word is its run, and any other
- * query allocates next to nothing.
+ * script-aware `tokens` (folding, Intl.Segmenter): `all` holds every word of a post (matching);
+ * `head` its title, summary and terms is counted apart for relevance (relevance.ts), not indexed.
+ * Whole words only keep the index linear in unique words per post; prefixes (and, in Chinese and
+ * Japanese, parts of words) are found by expanding a query word against the language's sorted
+ * vocabulary. FlexSearch builds and exports the index; the build writes each word's ranked posts
+ * as one run with its counts in each (index-codec.ts), which the server reads in place: importing
+ * costs nothing, a query of one word is its run, and any other query allocates next to nothing.
  */
 /** `id` is the post's position in the catalog: numbers keep the exported index small. */
 export type SearchDoc = {
@@ -30,7 +31,7 @@ export function createIndex() {
   return new Document<SearchDoc>({
     tokenize: 'strict',
     encoder: new Encoder({ normalize: false, split: ' ', dedupe: false, numeric: false, minlength: 1 }),
-    document: { id: 'id', index: ['all', 'head'] },
+    document: { id: 'id', index: ['all'] },
     cache: false,
   });
 }
@@ -45,8 +46,12 @@ export interface LanguageSearch {
   vocabulary: string[];
   /** The vocabulary's words by stem. */
   stems: StemGroups;
-  /** Per-query marks by id (a query's generation number, so nothing is cleared between queries), and each match's tier. */
-  marks: { seen: Uint32Array; head: Uint32Array; tier: Uint8Array; generation: number };
+  /**
+   * Per-query scratch by id, nothing cleared between queries: the last query word that matched it
+   * (a generation number), the tier that word matched in and its counts there, and the query's tier
+   * (the worst of its words') and score so far.
+   */
+  marks: { seen: Uint32Array; wordTier: Uint8Array; head: Uint16Array; body: Uint16Array; tier: Uint8Array; score: Float64Array; generation: number };
   /** Each query word's forms, as `formsOf` found them (queries repeat). */
   forms: Map<string, Tiers>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
@@ -60,7 +65,7 @@ export function languageSearch(lang: string, runs: Runs, vocabulary: string[], i
     runs,
     vocabulary,
     stems: stemGroups(stems),
-    marks: { seen: new Uint32Array(ids), head: new Uint32Array(ids), tier: new Uint8Array(ids), generation: 0 },
+    marks: { seen: new Uint32Array(ids), wordTier: new Uint8Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint8Array(ids), score: new Float64Array(ids), generation: 0 },
     forms: new Map(),
   };
 }
@@ -127,15 +132,12 @@ export function expand(search: LanguageSearch, word: string): number[] {
 
 /**
  * The vocabulary words a query word stands for, by tier, best first (README, "What search
- * matches"): `EXACT`, the word itself and the longer words it begins (in Chinese and Japanese,
- * those holding it); `FORM`, the other words of its stem (a Korean word without its particle:
- * the words that begins); `TYPO`, for a word the vocabulary does not hold (nor a longer word it
- * begins), the words a typo away (typoEdits) and their forms, nearest first.
+ * matches"), each tier its index: `exact` (0), the word itself and the longer words it begins (in
+ * Chinese and Japanese, those holding it); `form` (1), the other words of its stem (a Korean word
+ * without its particle: the words that begins); `typo` (2), for a word the vocabulary does not hold
+ * (nor a longer word it begins), the words a typo away (typoEdits) and their forms, nearest first.
  */
 export type Tiers = [exact: number[], form: number[], typo: number[]];
-export const EXACT = 0;
-export const FORM = 1;
-export const TYPO = 2;
 
 /** Queries repeat (Zipf): a bound keeps odd ones from piling up. */
 const REMEMBERED = 4096;
@@ -191,68 +193,88 @@ function nearWords(search: LanguageSearch, word: string, edits: number): [number
   const found: [number, number, number][] = [];
   for (let i = 0; i < vocabulary.length; i++) {
     const d = editDistance(word, vocabulary[i]!, edits);
-    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[2 * i + 2]! - runs.table[2 * i]!]);
+    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[i + 1]! - runs.table[i]!]);
   }
   return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, Math.floor(d)]);
 }
 
 /**
  * Ids matching every word of the query (each in one of its forms, formsOf), ranked by the worst tier
- * any word matched in (exact, then other forms, then typos), then title and summary hits first;
- * within each group, in the order of the first word's runs (its forms by tier, in vocabulary
- * order). A query of one word that stands for one word of the vocabulary is that word's run, read in place.
+ * any word matched in (exact, then other forms, then typos), then by relevance (relevance.ts: the sum
+ * of each word's BM25F score, its counts summed over the forms of the tier it matched in, its idf
+ * from the posts any of its forms matched), then by id. A query of one word that stands for one word
+ * of the vocabulary is that word's run, read in place (the build ranked it so).
  */
 export function query(search: LanguageSearch, text: string): Ids {
   const { runs, marks } = search;
-  const { table, ids: runIds } = runs;
-  const { seen, head, tier: rank } = marks;
+  const { table, ids: runIds, counts, norms, collection } = runs;
+  const { seen, wordTier, head, body, tier: rank, score } = marks;
   const words = tokens(search.lang, text);
   const forms = (words.length > 1 ? [...new Set(words)] : words).map((w) => formsOf(search, w));
   if (forms.length === 1) {
     const all = forms[0]!.flat();
     if (all.length === 1) return runOf(runs, all[0]!);
   }
-  const queryMark = ++marks.generation;
   let matched: number[] | undefined;
-  let headHits = false;
-  let worst = EXACT;
   for (const tiers of forms) {
     const wordMark = ++marks.generation;
-    const first = matched === undefined;
-    const ids: number[] = [];
+    const touched: number[] = [];
     tiers.forEach((positions, tier) => {
-      if (positions.length > 0) worst = Math.max(worst, tier);
       for (const position of positions) {
-        const [start, headEnd, end] = [table[2 * position]!, table[2 * position + 1]!, table[2 * position + 2]!];
-        headHits ||= headEnd > start;
-        for (let k = start; k < headEnd; k++) head[runIds[k]!] = queryMark;
-        for (let k = start; k < end; k++) {
+        for (let k = table[position]!, end = table[position + 1]!; k < end; k++) {
           const id = runIds[k]!;
-          if (seen[id] === wordMark) continue;
-          seen[id] = wordMark;
-          if (first) {
-            ids.push(id);
-            rank[id] = tier;
-          } else if (tier > rank[id]!) rank[id] = tier;
+          const c = counts[k]!;
+          if (seen[id] !== wordMark) {
+            seen[id] = wordMark;
+            wordTier[id] = tier;
+            head[id] = headCount(c);
+            body[id] = bodyCount(c);
+            touched.push(id);
+          } else if (wordTier[id] === tier) {
+            head[id]! += headCount(c);
+            body[id]! += bodyCount(c);
+          }
         }
       }
     });
-    if (first) matched = ids;
-    else {
+    const weight = idf(collection.docs, touched.length);
+    if (matched === undefined) {
+      for (const id of touched) {
+        rank[id] = wordTier[id]!;
+        score[id] = wordScore(weight, head[id]!, body[id]!, norms, id);
+      }
+      matched = touched;
+    } else {
       let kept = 0;
-      for (const id of matched!) if (seen[id] === wordMark) matched![kept++] = id;
-      matched!.length = kept;
+      for (const id of matched) {
+        if (seen[id] !== wordMark) continue;
+        rank[id] = Math.max(rank[id]!, wordTier[id]!);
+        score[id]! += wordScore(weight, head[id]!, body[id]!, norms, id);
+        matched[kept++] = id;
+      }
+      matched.length = kept;
     }
-    if (matched!.length === 0) return [];
+    if (matched.length === 0) return [];
   }
-  if (!matched || (!headHits && worst === EXACT)) return matched ?? [];
-  const out = new Array<number>(matched.length);
-  let at = 0;
-  for (let tier = EXACT; tier <= worst; tier++) {
-    for (const id of matched) if (rank[id] === tier && head[id] === queryMark) out[at++] = id;
-    for (const id of matched) if (rank[id] === tier && head[id] !== queryMark) out[at++] = id;
-  }
-  return out;
+  return ranked(matched ?? [], rank, score);
+}
+
+/**
+ * `ids` by tier, then score (highest first), then id, sorted as one Float64Array of keys (a native
+ * numeric sort, several times faster than a comparator): per id, its tier, then its score as a
+ * fraction of the best (SCORE_BITS), then the id, in 53 bits.
+ */
+function ranked(ids: number[], tier: Uint8Array, score: Float64Array): number[] {
+  if (ids.length < 2) return ids;
+  const idSpan = 2 ** Math.ceil(Math.log2(tier.length + 1));
+  const steps = 2 ** Math.floor(Math.log2(2 ** 51 / idSpan)) - 1;
+  let best = 0;
+  for (const id of ids) if (score[id]! > best) best = score[id]!;
+  const keys = new Float64Array(ids.length);
+  ids.forEach((id, i) => (keys[i] = (tier[id]! * (steps + 1) + Math.round((1 - score[id]! / (best || 1)) * steps)) * idSpan + id));
+  keys.sort();
+  for (let i = 0; i < keys.length; i++) ids[i] = keys[i]! % idSpan;
+  return ids;
 }
 
 /** At most this many other forms are given for snippets: the first of them are the nearest. */

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { matchedRanges } from '../../src/core/highlight.ts';
 import { snippet } from '../../src/core/snippet.ts';
 import { fold, tokens } from '../../src/search/encoders.ts';
-import { encodeIndex, openRuns } from '../../src/search/index-codec.ts';
-import { createIndex, exportIndex, formsOf, indexText, languageSearch, otherFormsOf, query, suggestion } from '../../src/search/search-index.ts';
+import { formsOf, otherFormsOf, query, suggestion } from '../../src/search/search-index.ts';
+import { searchOver } from '../helpers/search-over.ts';
 import { stemGroups, stemTable } from '../../src/search/stem-groups.ts';
 import { editDistance, hasStemmer, stem, typoEdits, withoutParticle } from '../../src/search/word-forms.ts';
 
@@ -59,20 +59,6 @@ test('stem groups: each stem finds its words, in vocabulary order', () => {
   assert.equal(groups.find('absent'), -1);
 });
 
-/** A language's search over `docs` (title first, then body), as the build makes it and the server reads it. */
-async function searchOver(lang: string, docs: [title: string, body: string][]) {
-  const index = createIndex();
-  const vocabulary = new Set<string>();
-  docs.forEach(([title, body], id) => {
-    const all = indexText(lang, `${title} \n ${body}`);
-    for (const w of all.split(' ')) vocabulary.add(w);
-    index.add({ id, all, head: indexText(lang, title) });
-  });
-  const words = [...vocabulary].sort();
-  const { header, data } = encodeIndex(await exportIndex(index), words);
-  return languageSearch(lang, openRuns(header, data, words.length), words, docs.length);
-}
-
 test('a query finds other forms of its words and typos, ranked exact before other forms before typos', async () => {
   const search = await searchOver('en', [
     ['On foot', 'We walked along the harbour at low tide.'],
@@ -80,7 +66,7 @@ test('a query finds other forms of its words and typos, ranked exact before othe
     ['Rivers', 'The river mouth silts up; the tides move it.'],
     ['Walking', 'Nothing else here.'],
   ]);
-  assert.deepEqual([...query(search, 'walk')], [3, 1, 0], 'the words it begins (walk, walking) first, title hits first; then walked');
+  assert.deepEqual([...query(search, 'walk')], [3, 0, 1], 'walk, walked, walking: the words it begins (one tier); the title hit first, then the shorter body');
   assert.deepEqual(new Set(query(search, 'walked')), new Set([0, 1, 3]), 'walked finds walk and walking');
   assert.deepEqual([...query(search, 'walked')].slice(0, 1), [0], 'the exact form ranks first');
   assert.deepEqual(new Set(query(search, 'map')), new Set([1]));
