@@ -51,7 +51,7 @@ export interface LanguageSearch {
    * (a generation number), the tier that word matched in and its counts there, and the query's tier
    * (the worst of its words') and score so far.
    */
-  marks: { seen: Uint32Array; wordTier: Uint8Array; head: Uint16Array; body: Uint16Array; tier: Uint8Array; score: Float64Array; generation: number };
+  marks: { seen: Uint32Array; wordTier: Uint16Array; head: Uint16Array; body: Uint16Array; tier: Uint16Array; score: Float64Array; generation: number };
   /** Each query word's forms, as `formsOf` found them (queries repeat). */
   forms: Map<string, Tiers>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
@@ -65,7 +65,7 @@ export function languageSearch(lang: string, runs: Runs, vocabulary: string[], i
     runs,
     vocabulary,
     stems: stemGroups(stems),
-    marks: { seen: new Uint32Array(ids), wordTier: new Uint8Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint8Array(ids), score: new Float64Array(ids), generation: 0 },
+    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0 },
     forms: new Map(),
   };
 }
@@ -132,13 +132,14 @@ export function expand(search: LanguageSearch, word: string): number[] {
 
 /**
  * The vocabulary words a query word stands for, by tier, best first (README, "What search
- * matches"), each tier its index: `exact` (0), the word itself and the longer words it begins (in
- * Chinese and Japanese, those holding it); `form` (1), the other words of its stem (a Korean word
- * without its particle: the words that begins); `typo` (2), for a word the vocabulary does not hold
- * (nor a longer word it begins), the words a typo away (typoEdits) and their forms, nearest first.
+ * matches"), each tier its index: `itself` (0, the word when the vocabulary holds it) and `longer`
+ * (1), the longer words it begins (in Chinese and Japanese, those holding it); `form` (2), the other
+ * words of its stem (a Korean word without its particle: the words that begins); then, for a word
+ * the vocabulary does not hold (nor a longer word it begins), per word a typo away (typoEdits), the
+ * likeliest meant first, two tiers: that word, then its other forms. A reader who typed `tidle`
+ * means one word, and one who typed `walked` that word before `walk`.
  */
-export type Tiers = [exact: number[], form: number[], typo: number[]];
-
+export type Tiers = [itself: number[], longer: number[], form: number[], ...typos: number[][]];
 /** Queries repeat (Zipf): a bound keeps odd ones from piling up. */
 const REMEMBERED = 4096;
 
@@ -147,7 +148,8 @@ export function formsOf(search: LanguageSearch, word: string): Tiers {
   if (tiers) return tiers;
   const exact = expand(search, word);
   const form = otherForms(search, word, exact);
-  tiers = [exact, form, exact.length === 0 ? typos(search, word, form) : []];
+  const held = exact.length > 0 && search.vocabulary[exact[0]!] === word ? 1 : 0;
+  tiers = [exact.slice(0, held), exact.slice(held), form, ...(exact.length === 0 ? typos(search, word, form) : [])];
   if (search.forms.size >= REMEMBERED) search.forms.clear();
   search.forms.set(word, tiers);
   return tiers;
@@ -170,17 +172,20 @@ function otherForms(search: LanguageSearch, word: string, exact: readonly number
   return [];
 }
 
-/** Vocabulary words within a typo of `word`, nearest first, each with the other words of its stem (less those of `form`). */
-function typos(search: LanguageSearch, word: string, form: readonly number[]): number[] {
-  const near = nearWords(search, word, typoEdits(word));
-  if (near.length === 0) return [];
-  const out = new Set<number>();
-  for (const [position] of near) {
-    out.add(position);
-    if (hasStemmer(search.lang)) for (const p of search.stems.words(search.stems.stemAt(position))) out.add(p);
+/** Vocabulary words within a typo of `word`, nearest first, each (when not in `form` nor an earlier one's forms) then the other words of its stem: one tier each. */
+function typos(search: LanguageSearch, word: string, form: readonly number[]): number[][] {
+  const seen = new Set(form);
+  const out: number[][] = [];
+  const tier = (positions: Iterable<number>) => {
+    const fresh = [...positions].filter((p) => !seen.has(p));
+    for (const p of fresh) seen.add(p);
+    if (fresh.length > 0) out.push(fresh);
+  };
+  for (const [position] of nearWords(search, word, typoEdits(word))) {
+    tier([position]);
+    if (hasStemmer(search.lang)) tier(search.stems.words(search.stems.stemAt(position)));
   }
-  for (const p of form) out.delete(p);
-  return [...out];
+  return out;
 }
 
 /**
@@ -200,7 +205,8 @@ function nearWords(search: LanguageSearch, word: string, edits: number): [number
 
 /**
  * Ids matching every word of the query (each in one of its forms, formsOf), ranked by the worst tier
- * any word matched in (exact, then other forms, then typos), then by relevance (relevance.ts: the sum
+ * any word matched in (the word itself, the longer words it begins, its other forms, then typos:
+ * the likeliest meant word first, each before its forms), then by relevance (relevance.ts: the sum
  * of each word's BM25F score, its counts summed over the forms of the tier it matched in, its idf
  * from the posts any of its forms matched), then by id. A query of one word that stands for one word
  * of the vocabulary is that word's run, read in place (the build ranked it so).
@@ -262,14 +268,18 @@ export function query(search: LanguageSearch, text: string): Ids {
 /**
  * `ids` by tier, then score (highest first), then id, sorted as one Float64Array of keys (a native
  * numeric sort, several times faster than a comparator): per id, its tier, then its score as a
- * fraction of the best (SCORE_BITS), then the id, in 53 bits.
+ * fraction of the best, then the id, in 53 bits.
  */
-function ranked(ids: number[], tier: Uint8Array, score: Float64Array): number[] {
+function ranked(ids: number[], tier: Uint16Array, score: Float64Array): number[] {
   if (ids.length < 2) return ids;
+  let [best, worst] = [0, 0];
+  for (const id of ids) {
+    if (score[id]! > best) best = score[id]!;
+    if (tier[id]! > worst) worst = tier[id]!;
+  }
   const idSpan = 2 ** Math.ceil(Math.log2(tier.length + 1));
-  const steps = 2 ** Math.floor(Math.log2(2 ** 51 / idSpan)) - 1;
-  let best = 0;
-  for (const id of ids) if (score[id]! > best) best = score[id]!;
+  const tierSpan = 2 ** Math.ceil(Math.log2(worst + 1));
+  const steps = 2 ** 53 / idSpan / tierSpan - 1;
   const keys = new Float64Array(ids.length);
   ids.forEach((id, i) => (keys[i] = (tier[id]! * (steps + 1) + Math.round((1 - score[id]! / (best || 1)) * steps)) * idSpan + id));
   keys.sort();
@@ -284,8 +294,8 @@ const MAX_FORMS = 32;
 export function otherFormsOf(search: LanguageSearch, text: string): string[] {
   const out = new Set<string>();
   for (const word of new Set(tokens(search.lang, text))) {
-    const [, form, typo] = formsOf(search, word);
-    for (const p of [...form, ...typo].slice(0, MAX_FORMS)) out.add(search.vocabulary[p]!);
+    const [, , form, ...typos] = formsOf(search, word);
+    for (const p of [...form, ...typos.flat()].slice(0, MAX_FORMS)) out.add(search.vocabulary[p]!);
   }
   return [...out];
 }
@@ -298,10 +308,10 @@ export function otherFormsOf(search: LanguageSearch, text: string): string[] {
 export function suggestion(search: LanguageSearch, text: string): string | undefined {
   let changed = false;
   const words = tokens(search.lang, text).map((word) => {
-    const [exact, form, typo] = formsOf(search, word);
-    if (exact.length > 0 || form.length > 0) return word;
+    const [itself, longer, form, typo] = formsOf(search, word);
+    if (itself.length > 0 || longer.length > 0 || form.length > 0) return word;
     // The typo tier starts with the nearest word; a word too short for typos looks one edit away.
-    const near = typo[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
+    const near = typo?.[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
     if (near === undefined) return word;
     changed = true;
     return search.vocabulary[near]!;

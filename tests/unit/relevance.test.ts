@@ -57,15 +57,21 @@ test('exact before other forms before typos, even against many more mentions in 
   const forms = await searchOver('en', [
     ['Notes', `${many('mapped')} ${filler(5)}`], // another form of mapping (its stem), said often
     ['Notes', `mapping ${filler(200)}`], // the word itself, once in a long body
-    ['Notes', `${many('mappings')} ${filler(5)}`], // a longer word it begins: the exact tier too
+    ['Notes', `${many('mappings')} ${filler(5)}`], // a longer word it begins, said often
   ]);
-  assert.deepEqual([...query(forms, 'mapping')], [2, 1, 0], 'the exact tier (mapping, mappings) by score, then the stem form');
+  assert.deepEqual([...query(forms, 'mapping')], [1, 2, 0], 'the word itself, then the longer words it begins, then its other forms');
   // walkers is not in the vocabulary: walker is its form (one stem), talkers a typo away.
   const typos = await searchOver('en', [
     ['Notes', `${many('talkers')} ${filler(5)}`],
     ['Notes', `walker ${filler(200)}`],
   ]);
   assert.deepEqual([...query(typos, 'walkers')], [1, 0]);
+  // diffrence: a typo of difference (said once, in a long post) and of differences' stem (differ, said often).
+  const meant = await searchOver('en', [
+    ['Notes', `${many('differ')} ${filler(5)}`],
+    ['Notes', `difference ${filler(200)}`],
+  ]);
+  assert.deepEqual([...query(meant, 'diffrence')], [1, 0], 'the word a typo away first, then its other forms');
   assert.deepEqual([...query(typos, 'walkers notes')], [1, 0], 'a query ranks by the worst tier of its words, then by score');
 });
 
