@@ -19,7 +19,9 @@ import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle
 /** `id` is the post's position in the catalog: numbers keep the exported index small. */
 export type SearchDoc = {
   id: number;
+  /** Every word: the head's, then the body's. */
   all: string;
+  /** The title's, summary's and terms' words. */
   head: string;
 };
 
@@ -140,6 +142,7 @@ export function expand(search: LanguageSearch, word: string): number[] {
  * means one word, and one who typed `walked` that word before `walk`.
  */
 export type Tiers = [itself: number[], longer: number[], form: number[], ...typos: number[][]];
+
 /** Queries repeat (Zipf): a bound keeps odd ones from piling up. */
 const REMEMBERED = 4096;
 
@@ -148,8 +151,10 @@ export function formsOf(search: LanguageSearch, word: string): Tiers {
   if (tiers) return tiers;
   const exact = expand(search, word);
   const form = otherForms(search, word, exact);
-  const held = exact.length > 0 && search.vocabulary[exact[0]!] === word ? 1 : 0;
-  tiers = [exact.slice(0, held), exact.slice(held), form, ...(exact.length === 0 ? typos(search, word, form) : [])];
+  // In Chinese and Japanese a word holding the query word may sort before it.
+  const itself = exact.filter((p) => search.vocabulary[p] === word);
+  const longer = itself.length > 0 ? exact.filter((p) => p !== itself[0]) : exact;
+  tiers = [itself, longer, form, ...(exact.length === 0 ? typos(search, word, form) : [])];
   if (search.forms.size >= REMEMBERED) search.forms.clear();
   search.forms.set(word, tiers);
   return tiers;

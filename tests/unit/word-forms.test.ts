@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { matchedRanges } from '../../src/core/highlight.ts';
 import { snippet } from '../../src/core/snippet.ts';
 import { fold, tokens } from '../../src/search/encoders.ts';
-import { formsOf, otherFormsOf, query, suggestion } from '../../src/search/search-index.ts';
+import { formsOf, languageSearch, otherFormsOf, query, suggestion } from '../../src/search/search-index.ts';
+import { encodeIndex, openRuns } from '../../src/search/index-codec.ts';
+import { postStats } from '../../src/search/relevance.ts';
 import { searchOver } from '../helpers/search-over.ts';
 import { stemGroups, stemTable } from '../../src/search/stem-groups.ts';
 import { editDistance, hasStemmer, stem, typoEdits, withoutParticle } from '../../src/search/word-forms.ts';
@@ -88,6 +90,10 @@ test('typos are never assumed in Chinese, Japanese and Korean, and Korean drops 
   const zh = await searchOver('zh', [['潮汐', '潮汐能是一种可再生能源']]);
   assert.deepEqual([...query(zh, '潮夕')], [], 'one character changed is another word');
   assert.equal(suggestion(zh, '潮夕'), undefined);
+  // The word itself is its own tier, though a word holding it sorts before it.
+  const empty = encodeIndex({}, [], postStats([], []));
+  const vocabulary = ['一潮汐', '潮汐', '潮汐能'];
+  assert.deepEqual(formsOf(languageSearch('zh', openRuns(empty.header, empty.data, 0), vocabulary, 0), '潮汐'), [[1], [0, 2], []]);
 });
 
 test('every language: an inflected query finds the post holding the other form', async () => {
