@@ -44,7 +44,7 @@ Translations other than English are automated; \`meta.disclaimer\` says so whene
 | A list of posts | \`GET ${u('/api/posts')}?lang=fr&page=1&per_page=10\` |
 | One post with its body | \`GET ${u(`/api/posts/${first}`)}?lang=fr&fallback=en\`, or \`${u(`/${first}.md`)}\` for Markdown |
 | A citation | \`GET ${u(`/api/posts/${first}/cite`)}?lang=fr\`: a CSL-JSON item (\`data.csl\`, for citeproc, pandoc or Zotero) and APA 7, MLA 9, Chicago 17 and BibTeX text, with the page's canonical URL; a translation names its provider and the English original |
-| Search | \`GET ${u('/api/search')}?q=tide&lang=en\` (ranked, with snippets; finds other forms of a word, \`walked\` for \`walk\`, and typos, \`tidle\` for \`tide\`; \`suggestion\` is the query it likely means, or null); streamed as signed SSE at \`${u('/api/stream/search')}?q=\` |
+| Search | \`GET ${u('/api/search')}?q=tide&lang=en\` (ranked: the words as typed, then their other forms, then typos, each group by BM25F relevance, title and summary above body; with snippets; finds other forms of a word, \`walked\` for \`walk\`, and typos, \`tidle\` for \`tide\`; \`suggestion\` is the query it likely means, or null); streamed as signed SSE at \`${u('/api/stream/search')}?q=\` |
 | A question in plain words | \`POST ${u('/ask')}\` \`{"query": "why does the slow web matter?"}\` (NLWeb-compatible) |
 | Many reads at once | \`POST ${u('/api/batch')}\` \`{"requests": [{"path": "/api/posts?lang=de"}, {"path": "/api/site"}]}\` (1 to ${limits.batchMax}) |
 | A typed graph | \`POST ${u('/graphql')}\` (schema: \`GET ${u('/graphql')}\`, calendar version 2026-06) |

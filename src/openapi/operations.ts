@@ -101,7 +101,7 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /api/search': {
     tag: 'Search',
-    description: 'Relevance-ranked search with snippets. With Accept: text/event-stream it streams like /api/stream/search.',
+    description: 'Relevance-ranked search with snippets. Order: posts holding every query word as typed first, then those needing a longer word it begins, then another form of a word (its stem), then a typo correction (the likeliest meant word first); within each, by BM25F score (a word\'s count in the title, summary and terms weighs 4 times a body mention, counts saturate, each field is normalised by its length, rarer words weigh more; the sum over the query words), then catalog order. REST, the streams, GraphQL, MCP and /ask share this order. With Accept: text/event-stream it streams like /api/stream/search.',
     parameters: SEARCH,
     replies: { 200: { ...ok('SearchBody'), also: { 'text/event-stream': { type: 'string', description: STREAM_DOC } } }, ...withLang },
     json: true,

@@ -1,3 +1,5 @@
+import { bodyCount, collectionOf, headCount, idf, lengthNorms, wordScore, type Collection, type PostStats } from './relevance.ts';
+
 /**
  * A compact form of FlexSearch's exported index, in two sections of one file.
  *
@@ -12,11 +14,12 @@
  * Any other chunk kind stays as JSON in the header.
  *
  * The runs (what the server reads, in place, at `header.runs` bytes): per vocabulary word, the posts
- * holding it in their ranked order, ready to answer a query of that one word without any work: its
- * title and summary hits (`head`) first, then the other posts holding it (`all`), each group in
- * FlexSearch's result order (earlier slots score higher). A Uint32 table of 2 x words + 1 numbers
- * (each word's run start and the end of its head hits; the last number is the end of the last run),
- * then the ids at the export's width.
+ * holding it, most relevant first for that word alone (relevance.ts; equal scores by id), ready to
+ * answer a query of that one word without any work. A Uint32 table of words + 1 numbers (each
+ * word's run start; the last is the end of the last run), then the ids at the export's width; at
+ * `header.counts`, one byte per id of the runs: the word's packed counts in that post (head and
+ * body, relevance.ts); at `header.lengths`, per id up to the largest, its head and body length in
+ * words (Uint16). `header.collection` holds the averages the scores divide by.
  */
 export type ExportedChunks = Record<string, unknown>;
 
@@ -27,6 +30,10 @@ export interface IndexHeader {
   chunks: { key: string; kind: 'map' | 'reg' | 'json'; value?: unknown }[];
   /** Where the runs start, in bytes (a multiple of 4). */
   runs: number;
+  /** Where the runs' counts start, and the posts' lengths (a multiple of 2), in bytes. */
+  counts: number;
+  lengths: number;
+  collection: Collection;
 }
 
 /** A word's run holds at most this many posts (what one query word can match). */
@@ -66,7 +73,7 @@ export function pushTerm(out: NumberStream, position: number, slots: readonly (r
 }
 
 /** A clean build's index: FlexSearch's export, encoded. */
-export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[]): { header: IndexHeader; data: Uint8Array } {
+export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[], stats: PostStats): { header: IndexHeader; data: Uint8Array } {
   const position = new Map(vocabulary.map((word, i) => [word, i]));
   const out = new NumberStream();
   const layout: IndexHeader['chunks'] = [];
@@ -91,22 +98,30 @@ export function encodeIndex(chunks: ExportedChunks, vocabulary: readonly string[
       layout.push({ key, kind });
     } else layout.push({ key, kind, value });
   }
-  return indexFile(layout, out.numbers, vocabulary.length);
+  return indexFile(layout, out.numbers, vocabulary.length, stats);
 }
 
-/** The file of an encoded export (`numbers`, laid out as `chunks` say): the export at its width, then the runs. */
-export function indexFile(chunks: IndexHeader['chunks'], numbers: Uint32Array, vocabularySize: number): { header: IndexHeader; data: Uint8Array } {
+/** The file of an encoded export (`numbers`, laid out as `chunks` say): the export at its width, then the runs ranked by `stats`. */
+export function indexFile(chunks: IndexHeader['chunks'], numbers: Uint32Array, vocabularySize: number, stats: PostStats): { header: IndexHeader; data: Uint8Array } {
   let most = 0;
   for (const n of numbers) if (n > most) most = n;
   const Width = most > 0xffff ? Uint32Array : Uint16Array;
-  const header: IndexHeader = { width: most > 0xffff ? 32 : 16, chunks, runs: 0 };
   const exported = Width.from(numbers);
-  const { table, ids } = runsOf(header, exported, vocabularySize);
+  const header: IndexHeader = { width: most > 0xffff ? 32 : 16, chunks, runs: 0, counts: 0, lengths: 0, collection: { docs: 0, avgHead: 0, avgBody: 0 } };
+  const { fields, most: largest } = termStarts(chunks, exported, vocabularySize);
+  const lengths = new Uint16Array(2 * (largest + 1));
+  lengths.set(stats.lengths.subarray(0, lengths.length));
+  header.collection = collectionOf(lengths, stats.docs);
+  const { table, ids, counts } = runsOf(fields.get('all'), exported, vocabularySize, largest, stats, lengthNorms(lengths, header.collection));
   header.runs = Math.ceil(exported.byteLength / 4) * 4;
-  const data = new Uint8Array(header.runs + table.byteLength + ids.length * Width.BYTES_PER_ELEMENT);
+  header.counts = header.runs + table.byteLength + ids.length * Width.BYTES_PER_ELEMENT;
+  header.lengths = Math.ceil((header.counts + counts.length) / 2) * 2;
+  const data = new Uint8Array(header.lengths + lengths.byteLength);
   data.set(new Uint8Array(exported.buffer), 0);
   data.set(new Uint8Array(table.buffer), header.runs);
   data.set(new Uint8Array(Width.from(ids).buffer), header.runs + table.byteLength);
+  data.set(counts, header.counts);
+  data.set(new Uint8Array(lengths.buffer), header.lengths);
   return { header, data };
 }
 
@@ -137,42 +152,37 @@ export function termStarts(chunks: IndexHeader['chunks'], data: Uint16Array | Ui
   return { fields, most };
 }
 
-/** Each word's run: its head ids that also hold it in `all` (a match needs `all`), then its other `all` ids. */
-function runsOf(header: IndexHeader, data: Uint16Array | Uint32Array, words: number): { table: Uint32Array; ids: Uint32Array } {
-  const { fields, most } = termStarts(header.chunks, data, words);
-  const all = fields.get('all');
-  const head = fields.get('head');
-  const table = new Uint32Array(2 * words + 1);
+/**
+ * Each word's run: the posts holding it in `all` (`starts`: where each word's slots are), at most
+ * RUN_LIMIT of them in FlexSearch's order, ranked by the word's score in each (highest first, then
+ * by id), with its counts in each.
+ */
+function runsOf(starts: Int32Array | undefined, data: Uint16Array | Uint32Array, words: number, most: number, stats: PostStats, norms: Float64Array): { table: Uint32Array; ids: Uint32Array; counts: Uint8Array } {
+  const table = new Uint32Array(words + 1);
   const ids = new NumberStream();
-  // Per id (a post's position), the last word that matched it (2 x position + 1) or ran it first as a
-  // head hit (+ 2): nothing to clear between words.
-  const marks = new Uint32Array(most + 1);
-  /** Calls `each` with the ids of the word at `start` in FlexSearch's order, at most RUN_LIMIT of them. */
-  const walk = (start: number, each: (id: number) => void) => {
-    let p = start;
-    let limit = RUN_LIMIT;
-    for (let slots = data[p++]!; slots > 0; slots--) for (let n = data[p++]!; n > 0; n--, p++) if (limit-- > 0) each(data[p]!);
-  };
+  const counts: number[] = [];
+  const packed = new Uint8Array(most + 1);
+  const scores = new Float64Array(most + 1);
   for (let at = 0; at < words; at++) {
-    const [matched, first] = [2 * at + 1, 2 * at + 2];
-    table[2 * at] = ids.length;
-    const inAll = all?.[at] ?? -1;
-    if (inAll >= 0) {
-      walk(inAll, (id) => (marks[id] = matched));
-      const inHead = head?.[at] ?? -1;
-      if (inHead >= 0) {
-        walk(inHead, (id) => {
-          if (marks[id] !== matched) return;
-          ids.push(id);
-          marks[id] = first;
-        });
-      }
+    table[at] = ids.length;
+    const start = starts?.[at] ?? -1;
+    if (start < 0) continue;
+    const run: number[] = [];
+    let p = start;
+    for (let slots = data[p++]!; slots > 0; slots--) for (let n = data[p++]!; n > 0; n--, p++) if (run.length < RUN_LIMIT) run.push(data[p]!);
+    stats.counts(at, packed);
+    const weight = idf(stats.docs, run.length);
+    for (const id of run) scores[id] = wordScore(weight, headCount(packed[id]!), bodyCount(packed[id]!), norms, id);
+    run.sort((a, b) => scores[b]! - scores[a]! || a - b);
+    for (const id of run) {
+      ids.push(id);
+      counts.push(packed[id]!);
+      // A post the next word's stats leave out reads as not holding it, not as this word's counts.
+      packed[id] = 0;
     }
-    table[2 * at + 1] = ids.length;
-    if (inAll >= 0) walk(inAll, (id) => marks[id] === matched && ids.push(id));
   }
-  table[2 * words] = ids.length;
-  return { table, ids: ids.numbers };
+  table[words] = ids.length;
+  return { table, ids: ids.numbers, counts: Uint8Array.from(counts) };
 }
 
 /** The export section of an index file at its width, in place (copied once when the bytes are not aligned for it). */
@@ -184,21 +194,34 @@ export function exportOf(header: IndexHeader, bytes: Uint8Array): Uint16Array | 
 
 /** The runs read in place, as the server searches them (no FlexSearch import, no arrays per word). */
 export interface Runs {
-  /** Per word at vocabulary position `i`: its run starts at `table[2i]`, its head hits end at `table[2i + 1]`, and it ends at `table[2i + 2]`. */
+  /** Per word at vocabulary position `i`: its run is `ids[table[i]]` to `ids[table[i + 1]]`. */
   table: Uint32Array;
   ids: Uint16Array | Uint32Array;
+  /** Per id of the runs, the word's packed counts in that post (relevance.ts). */
+  counts: Uint8Array;
+  /** Per id, its lengths (head, body) as they are read. */
+  lengths: Uint16Array;
+  /** Per id, its head's and body's length norms (relevance.ts), made on opening. */
+  norms: Float64Array;
+  collection: Collection;
 }
 
 export function openRuns(header: IndexHeader, bytes: Uint8Array, vocabularySize: number): Runs {
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const tableBytes = (2 * vocabularySize + 1) * 4;
+  const { buffer, byteOffset } = aligned;
   const Width = header.width === 32 ? Uint32Array : Uint16Array;
-  const at = aligned.byteOffset + header.runs;
+  const table = new Uint32Array(buffer as ArrayBuffer, byteOffset + header.runs, vocabularySize + 1);
+  const postings = table[vocabularySize]!;
+  const lengths = new Uint16Array(buffer as ArrayBuffer, byteOffset + header.lengths, (aligned.byteLength - header.lengths) / 2);
   return {
-    table: new Uint32Array(aligned.buffer as ArrayBuffer, at, 2 * vocabularySize + 1),
-    ids: new Width(aligned.buffer as ArrayBuffer, at + tableBytes, (aligned.byteLength - header.runs - tableBytes) / Width.BYTES_PER_ELEMENT),
+    table,
+    ids: new Width(buffer as ArrayBuffer, byteOffset + header.runs + table.byteLength, postings),
+    counts: new Uint8Array(buffer as ArrayBuffer, byteOffset + header.counts, postings),
+    lengths,
+    norms: lengthNorms(lengths, header.collection),
+    collection: header.collection,
   };
 }
 
 /** The ranked posts holding the word at `position`, in place. */
-export const runOf = ({ table, ids }: Runs, position: number) => ids.subarray(table[2 * position]!, table[2 * position + 2]!);
+export const runOf = ({ table, ids }: Runs, position: number) => ids.subarray(table[position]!, table[position + 1]!);

@@ -2,23 +2,26 @@ import { Document, Encoder } from 'flexsearch';
 import { tokens } from './encoders.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
+import { bodyCount, headCount, idf, wordScore } from './relevance.ts';
 import { stemGroups, stemTable, type StemGroups, type StemTable } from './stem-groups.ts';
 import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle } from './word-forms.ts';
 
 /**
  * One FlexSearch Document index per language, over text already tokenised by the
- * script-aware `tokens` (folding, Intl.Segmenter): `all` holds every word of a post (matching),
- * `head` its title, summary and terms (a relevance boost). Whole words only keep the index
- * linear in unique words per post; prefixes (and, in Chinese and Japanese, parts of words)
- * are found by expanding a query word against the language's sorted vocabulary. FlexSearch builds
- * and exports the index; the build writes each word's ranked posts as one run (index-codec.ts), which
- * the server reads in place: importing costs nothing, a query of one word is its run, and any other
- * query allocates next to nothing.
+ * script-aware `tokens` (folding, Intl.Segmenter): `all` holds every word of a post (matching);
+ * `head` its title, summary and terms is counted apart for relevance (relevance.ts), not indexed.
+ * Whole words only keep the index linear in unique words per post; prefixes (and, in Chinese and
+ * Japanese, parts of words) are found by expanding a query word against the language's sorted
+ * vocabulary. FlexSearch builds and exports the index; the build writes each word's ranked posts
+ * as one run with its counts in each (index-codec.ts), which the server reads in place: importing
+ * costs nothing, a query of one word is its run, and any other query allocates next to nothing.
  */
 /** `id` is the post's position in the catalog: numbers keep the exported index small. */
 export type SearchDoc = {
   id: number;
+  /** Every word: the head's, then the body's. */
   all: string;
+  /** The title's, summary's and terms' words. */
   head: string;
 };
 
@@ -30,7 +33,7 @@ export function createIndex() {
   return new Document<SearchDoc>({
     tokenize: 'strict',
     encoder: new Encoder({ normalize: false, split: ' ', dedupe: false, numeric: false, minlength: 1 }),
-    document: { id: 'id', index: ['all', 'head'] },
+    document: { id: 'id', index: ['all'] },
     cache: false,
   });
 }
@@ -45,8 +48,12 @@ export interface LanguageSearch {
   vocabulary: string[];
   /** The vocabulary's words by stem. */
   stems: StemGroups;
-  /** Per-query marks by id (a query's generation number, so nothing is cleared between queries), and each match's tier. */
-  marks: { seen: Uint32Array; head: Uint32Array; tier: Uint8Array; generation: number };
+  /**
+   * Per-query scratch by id, nothing cleared between queries: the last query word that matched it
+   * (a generation number), the tier that word matched in and its counts there, and the query's tier
+   * (the worst of its words') and score so far.
+   */
+  marks: { seen: Uint32Array; wordTier: Uint16Array; head: Uint16Array; body: Uint16Array; tier: Uint16Array; score: Float64Array; generation: number };
   /** Each query word's forms, as `formsOf` found them (queries repeat). */
   forms: Map<string, Tiers>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
@@ -60,7 +67,7 @@ export function languageSearch(lang: string, runs: Runs, vocabulary: string[], i
     runs,
     vocabulary,
     stems: stemGroups(stems),
-    marks: { seen: new Uint32Array(ids), head: new Uint32Array(ids), tier: new Uint8Array(ids), generation: 0 },
+    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0 },
     forms: new Map(),
   };
 }
@@ -127,15 +134,14 @@ export function expand(search: LanguageSearch, word: string): number[] {
 
 /**
  * The vocabulary words a query word stands for, by tier, best first (README, "What search
- * matches"): `EXACT`, the word itself and the longer words it begins (in Chinese and Japanese,
- * those holding it); `FORM`, the other words of its stem (a Korean word without its particle:
- * the words that begins); `TYPO`, for a word the vocabulary does not hold (nor a longer word it
- * begins), the words a typo away (typoEdits) and their forms, nearest first.
+ * matches"), each tier its index: `itself` (0, the word when the vocabulary holds it) and `longer`
+ * (1), the longer words it begins (in Chinese and Japanese, those holding it); `form` (2), the other
+ * words of its stem (a Korean word without its particle: the words that begins); then, for a word
+ * the vocabulary does not hold (nor a longer word it begins), per word a typo away (typoEdits), the
+ * likeliest meant first, two tiers: that word, then its other forms. A reader who typed `tidle`
+ * means one word, and one who typed `walked` that word before `walk`.
  */
-export type Tiers = [exact: number[], form: number[], typo: number[]];
-export const EXACT = 0;
-export const FORM = 1;
-export const TYPO = 2;
+export type Tiers = [itself: number[], longer: number[], form: number[], ...typos: number[][]];
 
 /** Queries repeat (Zipf): a bound keeps odd ones from piling up. */
 const REMEMBERED = 4096;
@@ -145,7 +151,10 @@ export function formsOf(search: LanguageSearch, word: string): Tiers {
   if (tiers) return tiers;
   const exact = expand(search, word);
   const form = otherForms(search, word, exact);
-  tiers = [exact, form, exact.length === 0 ? typos(search, word, form) : []];
+  // In Chinese and Japanese a word holding the query word may sort before it.
+  const itself = exact.filter((p) => search.vocabulary[p] === word);
+  const longer = itself.length > 0 ? exact.filter((p) => p !== itself[0]) : exact;
+  tiers = [itself, longer, form, ...(exact.length === 0 ? typos(search, word, form) : [])];
   if (search.forms.size >= REMEMBERED) search.forms.clear();
   search.forms.set(word, tiers);
   return tiers;
@@ -168,17 +177,20 @@ function otherForms(search: LanguageSearch, word: string, exact: readonly number
   return [];
 }
 
-/** Vocabulary words within a typo of `word`, nearest first, each with the other words of its stem (less those of `form`). */
-function typos(search: LanguageSearch, word: string, form: readonly number[]): number[] {
-  const near = nearWords(search, word, typoEdits(word));
-  if (near.length === 0) return [];
-  const out = new Set<number>();
-  for (const [position] of near) {
-    out.add(position);
-    if (hasStemmer(search.lang)) for (const p of search.stems.words(search.stems.stemAt(position))) out.add(p);
+/** Vocabulary words within a typo of `word`, nearest first, each (when not in `form` nor an earlier one's forms) then the other words of its stem: one tier each. */
+function typos(search: LanguageSearch, word: string, form: readonly number[]): number[][] {
+  const seen = new Set(form);
+  const out: number[][] = [];
+  const tier = (positions: Iterable<number>) => {
+    const fresh = [...positions].filter((p) => !seen.has(p));
+    for (const p of fresh) seen.add(p);
+    if (fresh.length > 0) out.push(fresh);
+  };
+  for (const [position] of nearWords(search, word, typoEdits(word))) {
+    tier([position]);
+    if (hasStemmer(search.lang)) tier(search.stems.words(search.stems.stemAt(position)));
   }
-  for (const p of form) out.delete(p);
-  return [...out];
+  return out;
 }
 
 /**
@@ -191,68 +203,93 @@ function nearWords(search: LanguageSearch, word: string, edits: number): [number
   const found: [number, number, number][] = [];
   for (let i = 0; i < vocabulary.length; i++) {
     const d = editDistance(word, vocabulary[i]!, edits);
-    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[2 * i + 2]! - runs.table[2 * i]!]);
+    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[i + 1]! - runs.table[i]!]);
   }
   return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, Math.floor(d)]);
 }
 
 /**
  * Ids matching every word of the query (each in one of its forms, formsOf), ranked by the worst tier
- * any word matched in (exact, then other forms, then typos), then title and summary hits first;
- * within each group, in the order of the first word's runs (its forms by tier, in vocabulary
- * order). A query of one word that stands for one word of the vocabulary is that word's run, read in place.
+ * any word matched in (the word itself, the longer words it begins, its other forms, then typos:
+ * the likeliest meant word first, each before its forms), then by relevance (relevance.ts: the sum
+ * of each word's BM25F score, its counts summed over the forms of the tier it matched in, its idf
+ * from the posts any of its forms matched), then by id. A query of one word that stands for one word
+ * of the vocabulary is that word's run, read in place (the build ranked it so).
  */
 export function query(search: LanguageSearch, text: string): Ids {
   const { runs, marks } = search;
-  const { table, ids: runIds } = runs;
-  const { seen, head, tier: rank } = marks;
+  const { table, ids: runIds, counts, norms, collection } = runs;
+  const { seen, wordTier, head, body, tier: rank, score } = marks;
   const words = tokens(search.lang, text);
   const forms = (words.length > 1 ? [...new Set(words)] : words).map((w) => formsOf(search, w));
   if (forms.length === 1) {
     const all = forms[0]!.flat();
     if (all.length === 1) return runOf(runs, all[0]!);
   }
-  const queryMark = ++marks.generation;
   let matched: number[] | undefined;
-  let headHits = false;
-  let worst = EXACT;
   for (const tiers of forms) {
     const wordMark = ++marks.generation;
-    const first = matched === undefined;
-    const ids: number[] = [];
+    const touched: number[] = [];
     tiers.forEach((positions, tier) => {
-      if (positions.length > 0) worst = Math.max(worst, tier);
       for (const position of positions) {
-        const [start, headEnd, end] = [table[2 * position]!, table[2 * position + 1]!, table[2 * position + 2]!];
-        headHits ||= headEnd > start;
-        for (let k = start; k < headEnd; k++) head[runIds[k]!] = queryMark;
-        for (let k = start; k < end; k++) {
+        for (let k = table[position]!, end = table[position + 1]!; k < end; k++) {
           const id = runIds[k]!;
-          if (seen[id] === wordMark) continue;
-          seen[id] = wordMark;
-          if (first) {
-            ids.push(id);
-            rank[id] = tier;
-          } else if (tier > rank[id]!) rank[id] = tier;
+          const c = counts[k]!;
+          if (seen[id] !== wordMark) {
+            seen[id] = wordMark;
+            wordTier[id] = tier;
+            head[id] = headCount(c);
+            body[id] = bodyCount(c);
+            touched.push(id);
+          } else if (wordTier[id] === tier) {
+            head[id]! += headCount(c);
+            body[id]! += bodyCount(c);
+          }
         }
       }
     });
-    if (first) matched = ids;
-    else {
+    const weight = idf(collection.docs, touched.length);
+    if (matched === undefined) {
+      for (const id of touched) {
+        rank[id] = wordTier[id]!;
+        score[id] = wordScore(weight, head[id]!, body[id]!, norms, id);
+      }
+      matched = touched;
+    } else {
       let kept = 0;
-      for (const id of matched!) if (seen[id] === wordMark) matched![kept++] = id;
-      matched!.length = kept;
+      for (const id of matched) {
+        if (seen[id] !== wordMark) continue;
+        rank[id] = Math.max(rank[id]!, wordTier[id]!);
+        score[id]! += wordScore(weight, head[id]!, body[id]!, norms, id);
+        matched[kept++] = id;
+      }
+      matched.length = kept;
     }
-    if (matched!.length === 0) return [];
+    if (matched.length === 0) return [];
   }
-  if (!matched || (!headHits && worst === EXACT)) return matched ?? [];
-  const out = new Array<number>(matched.length);
-  let at = 0;
-  for (let tier = EXACT; tier <= worst; tier++) {
-    for (const id of matched) if (rank[id] === tier && head[id] === queryMark) out[at++] = id;
-    for (const id of matched) if (rank[id] === tier && head[id] !== queryMark) out[at++] = id;
+  return ranked(matched ?? [], rank, score);
+}
+
+/**
+ * `ids` by tier, then score (highest first), then id, sorted as one Float64Array of keys (a native
+ * numeric sort, several times faster than a comparator): per id, its tier, then its score as a
+ * fraction of the best, then the id, in 53 bits.
+ */
+function ranked(ids: number[], tier: Uint16Array, score: Float64Array): number[] {
+  if (ids.length < 2) return ids;
+  let [best, worst] = [0, 0];
+  for (const id of ids) {
+    if (score[id]! > best) best = score[id]!;
+    if (tier[id]! > worst) worst = tier[id]!;
   }
-  return out;
+  const idSpan = 2 ** Math.ceil(Math.log2(tier.length + 1));
+  const tierSpan = 2 ** Math.ceil(Math.log2(worst + 1));
+  const steps = 2 ** 53 / idSpan / tierSpan - 1;
+  const keys = new Float64Array(ids.length);
+  ids.forEach((id, i) => (keys[i] = (tier[id]! * (steps + 1) + Math.round((1 - score[id]! / (best || 1)) * steps)) * idSpan + id));
+  keys.sort();
+  for (let i = 0; i < keys.length; i++) ids[i] = keys[i]! % idSpan;
+  return ids;
 }
 
 /** At most this many other forms are given for snippets: the first of them are the nearest. */
@@ -262,8 +299,8 @@ const MAX_FORMS = 32;
 export function otherFormsOf(search: LanguageSearch, text: string): string[] {
   const out = new Set<string>();
   for (const word of new Set(tokens(search.lang, text))) {
-    const [, form, typo] = formsOf(search, word);
-    for (const p of [...form, ...typo].slice(0, MAX_FORMS)) out.add(search.vocabulary[p]!);
+    const [, , form, ...typos] = formsOf(search, word);
+    for (const p of [...form, ...typos.flat()].slice(0, MAX_FORMS)) out.add(search.vocabulary[p]!);
   }
   return [...out];
 }
@@ -276,10 +313,10 @@ export function otherFormsOf(search: LanguageSearch, text: string): string[] {
 export function suggestion(search: LanguageSearch, text: string): string | undefined {
   let changed = false;
   const words = tokens(search.lang, text).map((word) => {
-    const [exact, form, typo] = formsOf(search, word);
-    if (exact.length > 0 || form.length > 0) return word;
+    const [itself, longer, form, typo] = formsOf(search, word);
+    if (itself.length > 0 || longer.length > 0 || form.length > 0) return word;
     // The typo tier starts with the nearest word; a word too short for typos looks one edit away.
-    const near = typo[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
+    const near = typo?.[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
     if (near === undefined) return word;
     changed = true;
     return search.vocabulary[near]!;

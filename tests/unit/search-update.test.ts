@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { encodeIndex } from '../../src/search/index-codec.ts';
 import { createIndex, exportIndex, type SearchDoc } from '../../src/search/search-index.ts';
+import { postStats } from '../../src/search/relevance.ts';
 import { updatedIndex } from '../../src/pipeline/index/search-update.ts';
 
 /** Few words, so documents share terms; up to 40 of them, so they fall in different resolution slots. */
@@ -17,7 +18,7 @@ async function clean(docs: readonly Doc[]) {
   const all = indexed(docs);
   for (const d of all) index.add(d);
   const words = [...new Set(all.flatMap((d) => d.all.split(' ')))].sort();
-  return { ...encodeIndex(await exportIndex(index), words), words };
+  return { ...encodeIndex(await exportIndex(index), words, postStats(all, words)), words };
 }
 
 test('an index updated from the live one for some changed documents encodes byte for byte as a clean build of the new documents', async () => {

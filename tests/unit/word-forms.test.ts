@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { matchedRanges } from '../../src/core/highlight.ts';
 import { snippet } from '../../src/core/snippet.ts';
 import { fold, tokens } from '../../src/search/encoders.ts';
+import { formsOf, languageSearch, otherFormsOf, query, suggestion } from '../../src/search/search-index.ts';
 import { encodeIndex, openRuns } from '../../src/search/index-codec.ts';
-import { createIndex, exportIndex, formsOf, indexText, languageSearch, otherFormsOf, query, suggestion } from '../../src/search/search-index.ts';
+import { postStats } from '../../src/search/relevance.ts';
+import { searchOver } from '../helpers/search-over.ts';
 import { stemGroups, stemTable } from '../../src/search/stem-groups.ts';
 import { editDistance, hasStemmer, stem, typoEdits, withoutParticle } from '../../src/search/word-forms.ts';
 
@@ -59,20 +61,6 @@ test('stem groups: each stem finds its words, in vocabulary order', () => {
   assert.equal(groups.find('absent'), -1);
 });
 
-/** A language's search over `docs` (title first, then body), as the build makes it and the server reads it. */
-async function searchOver(lang: string, docs: [title: string, body: string][]) {
-  const index = createIndex();
-  const vocabulary = new Set<string>();
-  docs.forEach(([title, body], id) => {
-    const all = indexText(lang, `${title} \n ${body}`);
-    for (const w of all.split(' ')) vocabulary.add(w);
-    index.add({ id, all, head: indexText(lang, title) });
-  });
-  const words = [...vocabulary].sort();
-  const { header, data } = encodeIndex(await exportIndex(index), words);
-  return languageSearch(lang, openRuns(header, data, words.length), words, docs.length);
-}
-
 test('a query finds other forms of its words and typos, ranked exact before other forms before typos', async () => {
   const search = await searchOver('en', [
     ['On foot', 'We walked along the harbour at low tide.'],
@@ -80,7 +68,7 @@ test('a query finds other forms of its words and typos, ranked exact before othe
     ['Rivers', 'The river mouth silts up; the tides move it.'],
     ['Walking', 'Nothing else here.'],
   ]);
-  assert.deepEqual([...query(search, 'walk')], [3, 1, 0], 'the words it begins (walk, walking) first, title hits first; then walked');
+  assert.deepEqual([...query(search, 'walk')], [1, 3, 0], 'walk itself first; then the longer words it begins (walking, walked), the title hit first');
   assert.deepEqual(new Set(query(search, 'walked')), new Set([0, 1, 3]), 'walked finds walk and walking');
   assert.deepEqual([...query(search, 'walked')].slice(0, 1), [0], 'the exact form ranks first');
   assert.deepEqual(new Set(query(search, 'map')), new Set([1]));
@@ -88,7 +76,7 @@ test('a query finds other forms of its words and typos, ranked exact before othe
   assert.deepEqual([...query(search, 'tidle')], [0, 2], 'a typo of tide finds tide, and tides (its form)');
   assert.deepEqual([...query(search, 'harbour tidle')], [0], 'a typo inside a longer query');
   assert.deepEqual([...query(search, 'xyzzy')], []);
-  assert.deepEqual(formsOf(search, 'tide')[2], [], 'a word the vocabulary holds is never corrected');
+  assert.equal(formsOf(search, 'tide').length, 3, 'a word the vocabulary holds is never corrected: no typo tiers');
   assert.deepEqual(otherFormsOf(search, 'walking'), ['walk', 'walked'], 'snippets are given the forms to show');
   assert.equal(suggestion(search, 'tidle'), 'tide');
   assert.equal(suggestion(search, 'harbur walk'), 'harbour walk');
@@ -102,6 +90,10 @@ test('typos are never assumed in Chinese, Japanese and Korean, and Korean drops 
   const zh = await searchOver('zh', [['潮汐', '潮汐能是一种可再生能源']]);
   assert.deepEqual([...query(zh, '潮夕')], [], 'one character changed is another word');
   assert.equal(suggestion(zh, '潮夕'), undefined);
+  // The word itself is its own tier, though a word holding it sorts before it.
+  const empty = encodeIndex({}, [], postStats([], []));
+  const vocabulary = ['一潮汐', '潮汐', '潮汐能'];
+  assert.deepEqual(formsOf(languageSearch('zh', openRuns(empty.header, empty.data, 0), vocabulary, 0), '潮汐'), [[1], [0, 2], []]);
 });
 
 test('every language: an inflected query finds the post holding the other form', async () => {

@@ -10,6 +10,7 @@ import { createIndex, exportIndex, indexText, type SearchDoc } from '../../searc
 import { encodeIndex, type IndexHeader } from '../../search/index-codec.ts';
 import { encodeTexts } from '../../search/texts-codec.ts';
 import { stemTable } from '../../search/stem-groups.ts';
+import { postStats } from '../../search/relevance.ts';
 import { updatedIndex } from './search-update.ts';
 
 /** A language's files besides its digest. */
@@ -26,17 +27,17 @@ export interface LiveSearch {
 type Doc = { id: number; head: string; body: string };
 const indexed = (lang: string, { id, head, body }: Doc): SearchDoc => ({ id, head: indexText(lang, head), all: indexText(lang, `${head} \n ${body}`) });
 
-/** Every document indexed by FlexSearch, encoded, and the sorted vocabulary. */
+/** Every document indexed by FlexSearch, encoded with each word's counts, and the sorted vocabulary. */
 async function built(lang: string, docs: readonly Doc[]): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] }> {
   const index = createIndex();
   const vocabulary = new Set<string>();
-  for (const doc of docs) {
-    const d = indexed(lang, doc);
+  const all = docs.map((doc) => indexed(lang, doc));
+  for (const d of all) {
     for (const word of d.all.split(' ')) if (word) vocabulary.add(word);
     index.add(d);
   }
   const words = [...vocabulary].sort();
-  return { ...encodeIndex(await exportIndex(index), words), words };
+  return { ...encodeIndex(await exportIndex(index), words, postStats(all, words)), words };
 }
 
 /** The live index with the changed documents updated (search-update.ts); undefined when it must be built in full. */

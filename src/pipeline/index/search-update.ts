@@ -1,4 +1,5 @@
-import { exportOf, indexFile, NumberStream, pushTerm, termStarts, type IndexHeader, type MapEntry } from '../../search/index-codec.ts';
+import { exportOf, indexFile, NumberStream, openRuns, pushTerm, termStarts, type IndexHeader, type MapEntry } from '../../search/index-codec.ts';
+import { postStats, type PostStats } from '../../search/relevance.ts';
 import { createIndex, exportIndex, type SearchDoc } from '../../search/search-index.ts';
 
 /** FlexSearch's export splits a map into chunks of this many terms for `docs` documents (flexsearch/src/serialize.js). */
@@ -18,7 +19,9 @@ export interface LiveIndex {
  * id order, so its slots hold ids ascending. So the changed ids are taken out of every slot, each
  * changed document is indexed alone by FlexSearch and its ids merged into their slots in id order,
  * empty trailing slots and empty terms dropped, and terms renumbered in the new vocabulary (the
- * words of `all` that still have a post): the file a clean build writes, given the same ids.
+ * words of `all` that still have a post): the file a clean build writes, given the same ids. The
+ * runs are ranked again (a changed post changes the averages and the words' rarity), with the live
+ * counts and lengths of the posts kept and those of the changed ones counted now.
  * Undefined when the export is not of the one shape this knows (one map chunk per field and one
  * register), so the caller builds the index in full.
  *
@@ -106,5 +109,28 @@ export async function updatedIndex(live: LiveIndex, changed: ReadonlySet<number>
     if (count === 0 || count >= chunkTerms(reg.length)) return undefined;
     out.set(countAt, count);
   }
-  return { ...indexFile(chunks, out.numbers, words.length), words };
+  return { ...indexFile(chunks, out.numbers, words.length, updatedStats(live, words, keep, postStats(docs, words), reg)), words };
+}
+
+/** The stats of the posts now: the live ones' for the posts `keep` keeps, `fresh` (the changed posts') for the others. */
+function updatedStats(live: LiveIndex, words: readonly string[], keep: (id: number) => boolean, fresh: PostStats, reg: readonly number[]): PostStats {
+  const runs = openRuns(live.header, live.bytes, live.vocabulary.length);
+  const lengths = new Uint16Array(2 * (reg.at(-1)! + 1));
+  for (const id of reg) {
+    const from = keep(id) ? runs.lengths : fresh.lengths;
+    lengths[2 * id] = from[2 * id] ?? 0;
+    lengths[2 * id + 1] = from[2 * id + 1] ?? 0;
+  }
+  const livePosition = new Map(live.vocabulary.map((word, at) => [word, at]));
+  return {
+    docs: reg.length,
+    lengths,
+    counts(at, into) {
+      const was = livePosition.get(words[at]!);
+      if (was !== undefined) {
+        for (let k = runs.table[was]!; k < runs.table[was + 1]!; k++) if (keep(runs.ids[k]!)) into[runs.ids[k]!] = runs.counts[k]!;
+      }
+      fresh.counts(at, into);
+    },
+  };
 }
