@@ -1,9 +1,10 @@
 import { build } from 'esbuild';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
 import { mirror } from './files.ts';
 import { clientFiles, folderFiles, readManifest, selfContained } from '../publish/client-files.ts';
+import type { Manifest } from '../publish/manifest.ts';
 
 /**
  * A serverless Node entry as one ES module (its dependencies inside), for hosts that run what
@@ -43,6 +44,15 @@ export async function shipBuild(layout: BuildLayout, roots: readonly string[], t
     largest = Math.max(largest, b.largest);
   }
   return { files, largest };
+}
+
+/**
+ * The site files a function behind a CDN that serves every published file still needs (`shipBuild`'s
+ * `siteFiles`): the search pages, whose answer is the published page with the results.
+ */
+export function searchPagesOnly(manifest: Manifest): (rel: string) => boolean {
+  const pages = new Set(Object.values(manifest.paths).filter((e) => e.query === 'search').map((e) => manifest.files[e.answers[''] as number]!.file.slice(1)));
+  return (rel) => pages.has(rel.split(sep).join('/'));
 }
 
 /** What the CDN serves without the function: fingerprinted assets, media, the favicons and the headers file. */

@@ -1,44 +1,216 @@
-import { rm, writeFile, mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
-import { CORS_HEADERS } from '../../app/policies/cors.ts';
+import type { Manifest } from '../publish/manifest.ts';
+import { CORS_HEADERS, preflight } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
-import { CACHE_IMMUTABLE } from '../publish/write-manifest.ts';
+import { rejectBearer } from '../../app/policies/bearer.ts';
+import { CACHE_IMMUTABLE, CACHE_MEDIA, CACHE_PAGE } from '../publish/write-manifest.ts';
+import { CACHE_PUBLIC } from '../../../functions/http.ts';
 import { VARIANT_FOLDER } from '../../core/responsive-images.ts';
-import { mirror } from './files.ts';
-import { clientFiles, readManifest } from '../publish/client-files.ts';
-import { bundleFunction, CDN_ASSETS, shipBuild } from './function-bundle.ts';
+import { LANGUAGE_CODES } from '../../core/languages.ts';
+import { readManifest } from '../publish/client-files.ts';
+import { pageFileAt } from '../../site/page-specs.ts';
+import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
+import { folderBytes } from './files.ts';
+import { pageFolder, placeArtefact, retypedFiles, rewriteTargets } from './static.ts';
+import { AGENT_ACCEPT, API_PREFIXES, computedPaths, computedQueries, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, queryRules } from './cdn-routes.ts';
 
-/** Build Output API v3: routes in order; the CDN's files first, then the function for everything else. */
-export function vercelConfig(): object {
+/** A `has`/`missing` condition of a route (Build Output API v3): `value` is a regular expression. */
+export type RouteCondition = { type: 'header' | 'query'; key: string; value?: string } | { type: 'host'; value: string };
+
+/** A Build Output API v3 route: a source route, or the marker of the file system phase. */
+export type VercelRoute =
+  | { handle: 'filesystem' }
+  | { src: string; dest?: string; headers?: Record<string, string>; methods?: string[]; continue?: boolean; check?: boolean; status?: number; has?: RouteCondition[]; missing?: RouteCondition[] };
+
+/** `static/` files served at another path than their name, or with another type than their extension says. */
+export type VercelOverrides = Record<string, { path?: string; contentType?: string }>;
+
+/** The function's path (`functions/folio.func`): what routes send computed requests to; it sees the request's own URL. */
+export const FUNCTION_PATH = '/folio';
+
+/** The bearer 401's body, a static file the route answers with (its headers are the route's). */
+const BEARER_BODY = '_folio/bearer-401.json';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A route pattern (`/api/posts/:slug`) as the body of a `src`: each `:param` one captured segment, `*rest` the rest. */
+const patternBody = (pattern: string) => pattern.split(/(:\w+|\*\w*)/).map((part) => (part.startsWith(':') ? '([^/]+)' : part.startsWith('*') ? '(.*)' : escape(part))).join('');
+const anyOf = (patterns: readonly string[]) => `^(?:${patterns.map(patternBody).join('|')})$`;
+
+/** A file named after a pattern's instance (`/api/posts/:slug/_query/lang=fr.json`) as a `dest` with the `src`'s captures. */
+function captured(template: string, file: string): string {
+  const params: string[] = template.match(/:\w+/g) ?? [];
+  return file.replace(/:\w+/g, (p) => `$${params.indexOf(p) + 1}`);
+}
+
+/** The build's `_redirects` (`/en/* /:splat 301`: English lives at the root) as routes answering the redirect. */
+export function redirectRoutes(redirects: string): VercelRoute[] {
+  return redirects.split('\n').filter(Boolean).map((line) => {
+    const [from, to, status] = line.split(/\s+/) as [string, string, string];
+    return { src: `^${escape(from).replace('\\*', '(.*)')}$`, status: Number(status), headers: { location: to.replace(':splat', '$1') } };
+  });
+}
+
+/** The CORS and security headers of every answer, and the function-free answers of the policies: the preflight and the bearer 401. */
+function policyRoutes(): VercelRoute[] {
   const policy = { ...CORS_HEADERS, ...SECURITY_HEADERS };
-  return {
-    version: 3,
-    routes: [
-      { src: `^/(?:_astro|(?:sandbox/)?media/${VARIANT_FOLDER})/(.*)$`, headers: { ...policy, 'cache-control': CACHE_IMMUTABLE }, continue: true },
-      { src: '^/(?:sandbox/)?media/(.*)$', headers: policy, continue: true },
-      { handle: 'filesystem' },
-      { src: '^/(.*)$', dest: '/folio' },
-    ],
+  const headersOf = (r: Response) => Object.fromEntries(r.headers);
+  // `$host` is the host condition's capture: the 401 names the metadata on the site's own origin.
+  const refused = headersOf(rejectBearer('Bearer', 'https://$host')!);
+  return [
+    { src: '^/.*$', methods: ['OPTIONS'], headers: { ...policy, ...headersOf(preflight()) }, status: 204 },
+    { src: '^/.*$', has: [{ type: 'header', key: 'authorization', value: '^\\s*[Bb][Ee][Aa][Rr][Ee][Rr](\\s|$)' }, { type: 'host', value: '.+' }], headers: { ...policy, ...refused }, status: 401, dest: `/${BEARER_BODY}` },
+    { src: '^/.*$', headers: policy, continue: true },
+  ];
+}
+
+/**
+ * What only code answers, before anything reads a file: the computed paths; a page URL asked for
+ * JSON or Markdown, and the API index asked for HTML (the function negotiates as Node does); each
+ * published answer to a query by its exact parameters (`has` each value, `missing` the shape's other
+ * parameters, so their order does not matter) to its file, checked (an instance without that
+ * answer falls through to the 404); then any other query a published path reads, to the function.
+ */
+function codeRoutes(manifest: Manifest, pages: string): VercelRoute[] {
+  const shapes = new Map<string, string[]>();
+  for (const [pattern, param] of computedQueries(manifest)) shapes.set(pattern, [...(shapes.get(pattern) ?? []), param]);
+  const published = queryRules(manifest).map(({ template, params, file }): VercelRoute => ({
+    src: anyOf([template]),
+    has: params.map(([key, value]) => ({ type: 'query', key, value: `^${escape(value)}$` })),
+    missing: (shapes.get(template) ?? []).filter((p) => !params.some(([k]) => k === p)).map((key) => ({ type: 'query', key })),
+    dest: captured(template, file),
+    check: true,
+    // Answers to queries are JSON reads (src/pipeline/publish/write-manifest.ts `cacheControlOf`).
+    headers: { 'cache-control': CACHE_PUBLIC },
+  }));
+  // Vercel's `has` needs every condition it lists: any one parameter is a route of its own.
+  const computed = [...shapes].flatMap(([pattern, params]) => params.map((key): VercelRoute => ({ src: anyOf([pattern]), has: [{ type: 'query', key }], dest: FUNCTION_PATH })));
+  return [
+    { src: anyOf(computedPaths(manifest)), dest: FUNCTION_PATH },
+    { src: pages, has: [{ type: 'header', key: 'accept', value: AGENT_ACCEPT }], dest: FUNCTION_PATH },
+    { src: anyOf(NEGOTIATED_INDEXES), has: [{ type: 'header', key: 'accept', value: 'html' }], dest: FUNCTION_PATH },
+    ...published,
+    ...computed,
+  ];
+}
+
+/**
+ * The headers of the published files, by URL (routes see URLs, not files): `Cache-Control` by
+ * kind as Node sends it (JSON and documents, then pages, media, files named by their content),
+ * `Vary: Accept` where `Accept` chooses the answer, and a retyped file's own headers (the API
+ * catalog's `Link`). tests/e2e/vercel.test.ts checks every published URL against its manifest entry.
+ */
+function fileHeaderRoutes(manifest: Manifest, pages: string): VercelRoute[] {
+  const data = [...API_PREFIXES, '/.well-known'].map((p) => escape(p)).join('|');
+  const mediaTypes = new Set(manifest.files.filter((f) => f.cacheControl === CACHE_MEDIA).map((f) => /\.(\w+)$/.exec(f.file)?.[1]).filter((e) => e !== undefined));
+  return [
+    { src: '^/.*$', headers: { 'cache-control': CACHE_PUBLIC }, continue: true },
+    // A page is a URL whose last segment has no extension, outside the API and discovery folders.
+    { src: `^(?!(?:${data})(?:/|$))(?:/[^/.]*)*/?$`, headers: { 'cache-control': CACHE_PAGE }, continue: true },
+    { src: `^/(?:(?:sandbox/)?media/.*|.*\\.(?:${[...mediaTypes].sort().join('|')}))$`, headers: { 'cache-control': CACHE_MEDIA }, continue: true },
+    { src: `^/(?:_astro|(?:sandbox/)?media/${VARIANT_FOLDER})/.*$`, headers: { 'cache-control': CACHE_IMMUTABLE }, continue: true },
+    { src: pages, headers: { vary: 'Accept' }, continue: true },
+    { src: anyOf(NEGOTIATED_INDEXES), headers: { vary: 'Accept' }, continue: true },
+    ...retypedFiles(manifest)
+      .filter((f) => Object.keys(f.headers).length > 0)
+      .map((f): VercelRoute => ({ src: anyOf(f.urls), headers: f.headers, continue: true })),
+  ];
+}
+
+/**
+ * After the file system, what no file answers: an API path goes to the function, which says what
+ * was not found as Node does (never cached); a post's URL in a language it lacks gets its own
+ * not-found page, any other path its root's, in its language (longest root first), from files.
+ */
+function notFoundRoutes(manifest: Manifest): VercelRoute[] {
+  const at = (i: number) => `/${pageFolder(manifest.files[i]!.file.slice(1))}`;
+  const roots = Object.keys(manifest.notFound).sort((a, b) => b.length - a.length);
+  return [
+    { src: `^(?:${API_PREFIXES.map(escape).join('|')})(?:/.*)?$`, dest: FUNCTION_PATH, headers: { 'cache-control': 'no-store' } },
+    ...Object.entries(manifest.unavailable).map(([path, i]): VercelRoute => ({ src: anyOf([path]), status: 404, dest: at(i), headers: { 'cache-control': 'no-store', vary: 'Accept' } })),
+    ...roots.map((root): VercelRoute => ({ src: `^${escape(root)}(?:/.*)?$`, status: 404, dest: at(manifest.notFound[root]!), headers: { 'cache-control': 'no-store' } })),
+  ];
+}
+
+/**
+ * The negotiated pages as one `src`: their patterns, a language a code and a slug without a dot,
+ * less the published URLs of that form that do not negotiate (`/search`, the API index), so
+ * those stay the CDN's whatever their `Accept`.
+ */
+function negotiatedPages(manifest: Manifest): string {
+  const body = NEGOTIATED_PAGES.map((p) => patternBody(p).replace('([^/]+)/([^/]+)', `(?:${LANGUAGE_CODES.join('|')})/[^/.]+`).replace('([^/]+)', '[^/.]+')).join('|');
+  const form = new RegExp(`^(?:${body})$`);
+  const others = Object.entries(manifest.paths).filter(([path, e]) => form.test(path) && (!e.offers || NEGOTIATED_INDEXES.includes(path))).map(([path]) => escape(path));
+  return `^(?!(?:${others.join('|')})$)(?:${body})$`;
+}
+
+/**
+ * `config.json`'s routes, in order: the policies (preflight, bearer 401, CORS and security
+ * headers); the `/en` redirects; what only code answers, to the function; the published files' headers; the file
+ * system (`static/`, every published answer); the 404s. The function is reached on its routes
+ * only: no read of a published page, feed or JSON file invokes it.
+ */
+export function vercelRoutes(manifest: Manifest, redirects: string): VercelRoute[] {
+  const pages = negotiatedPages(manifest);
+  return [...policyRoutes(), ...redirectRoutes(redirects), ...codeRoutes(manifest, pages), ...fileHeaderRoutes(manifest, pages), { handle: 'filesystem' }, ...notFoundRoutes(manifest)];
+}
+
+/**
+ * `config.json`'s overrides: each page (`/x/index.html`) served at its URL without the slash
+ * (`/x`; a home, `/fr/`, is its folder's index), each answer a host would not find by itself at its
+ * URL (`/api/posts` is `api/posts/index.json`), and the types extensions do not say (feeds are RSS).
+ */
+export function vercelOverrides(manifest: Manifest): VercelOverrides {
+  const out: VercelOverrides = {};
+  const set = (file: string, o: { path?: string; contentType?: string }) => {
+    const key = pageFolder(file.slice(1));
+    out[key] = { ...out[key], ...o };
   };
+  for (const [path, entry] of Object.entries(manifest.paths)) {
+    const answer = entry.answers[''];
+    const i = typeof answer === 'number' ? answer : answer?.[entry.offers![0]!];
+    const file = i === undefined ? undefined : manifest.files[i]!.file;
+    if (file && file === pageFileAt(path) && !path.endsWith('/')) set(file, { path: path.slice(1) });
+  }
+  for (const [path, file] of rewriteTargets(manifest)) {
+    if (out[pageFolder(file.slice(1))]?.path !== undefined) throw new Error(`vercel: ${file} answers two URLs; overrides give a file one path`);
+    set(file, { path: path.slice(1) });
+  }
+  for (const f of retypedFiles(manifest)) set(f.file, { contentType: f.type });
+  return out;
 }
 
 /** The function's settings: Node, the Web handler (`fetch`), streamed answers (SSE). */
 export const VC_CONFIG = { runtime: 'nodejs22.x', handler: 'index.mjs', launcherType: 'Nodejs', shouldAddHelpers: false, supportsResponseStreaming: true, maxDuration: 60 };
 
 /**
- * A Vercel Build Output (`outDir` is `.vercel/output`): `config.json`, `static/` (assets, media,
- * favicon), and `functions/folio.func/` (the bundled handler, its `.vc-config.json` and the
- * build it serves). Deploy: `vercel deploy --prebuilt`.
+ * A Vercel Build Output (`outDir` is `.vercel/output`): `static/`, the whole static artefact the
+ * CDN serves (no precompressed copies: Vercel compresses), `config.json` (its routes and
+ * overrides), and `functions/folio.func/`: the bundled handler, its `.vc-config.json`, and the
+ * build it computes from (manifest and bundles; of the site's files the search pages, the API
+ * index's HTML and the not-found pages only).
+ * Deploy: `vercel deploy --prebuilt`.
  */
 export async function writeVercel(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  const assets = await mirror(clientFiles(layout, await readManifest(layout)), join(outDir, 'static'), (rel) => !CDN_ASSETS(rel) || rel === '_headers');
-  const func = join(outDir, 'functions', 'folio.func');
-  const shipped = await shipBuild(layout, roots, join(func, 'build'));
+  const manifest = await readManifest(layout);
+  const site = join(outDir, 'static');
+  const files = await placeArtefact(layout, manifest, site, (rel) => /^_(headers|redirects)$|\.(br|gz)$/.test(rel));
+  await mkdir(join(site, '_folio'), { recursive: true });
+  await writeFile(join(site, BEARER_BODY), await rejectBearer('Bearer', '')!.text());
+  const func = join(outDir, 'functions', `${FUNCTION_PATH.slice(1)}.func`);
+  // The function negotiates the API index and the page URLs an agent asks JSON or Markdown of
+  // (`codeRoutes`): the index's HTML and the not-found pages ship with it too.
+  const search = searchPagesOnly(manifest);
+  const indexes = NEGOTIATED_INDEXES.map((p) => manifest.paths[p]?.answers['']).flatMap((a) => (a && typeof a !== 'number' && a.html !== undefined ? [a.html] : []));
+  const pages = new Set([...indexes, ...Object.values(manifest.notFound), ...Object.values(manifest.unavailable)].map((i) => manifest.files[i]!.file.slice(1)));
+  const shipped = await shipBuild(layout, roots, join(func, 'build'), (rel) => search(rel) || pages.has(rel.split(sep).join('/')));
   const bytes = await bundleFunction(resolve('src/hosts/vercel/function.ts'), join(func, 'index.mjs'));
   await writeFile(join(func, '.vc-config.json'), `${JSON.stringify(VC_CONFIG, null, 2)}\n`);
-  await writeFile(join(outDir, 'config.json'), `${JSON.stringify(vercelConfig(), null, 2)}\n`);
-  return `vercel: ${outDir}: function ${(bytes / 1024).toFixed(0)} KiB with ${shipped.files} build files (limit 250 MB unzipped); ${assets.files} files for the CDN`;
+  const routes = vercelRoutes(manifest, await readFile(join(layout.client, '_redirects'), 'utf8'));
+  await writeFile(join(outDir, 'config.json'), `${JSON.stringify({ version: 3, routes, overrides: vercelOverrides(manifest) }, null, 2)}\n`);
+  const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+  return `vercel: ${outDir}: ${files + 2} files (${mb(await folderBytes(site))} MB) for the CDN, ${routes.length} routes; function ${(bytes / 1024).toFixed(0)} KiB of code with ${shipped.files} build files, ${mb(await folderBytes(func))} MB (limit 250 MB unzipped)`;
 }
