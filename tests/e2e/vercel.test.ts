@@ -50,9 +50,12 @@ describe('Vercel output (Build Output API v3)', { skip }, () => {
     assert.ok(filesystem > 0);
     const toFunction = routes.filter((r) => 'dest' in r && r.dest === FUNCTION_PATH);
     assert.ok(toFunction.length > 10);
-    // After the file system, only an API path no file answers (its JSON 404, as Node words it).
+    // After the file system, only an API path or a post's URL no file answers (a 404 as Node words it).
     const after = toFunction.filter((r) => routes.indexOf(r) > filesystem);
-    assert.deepEqual(after.map((r) => 'src' in r && r.src), ['^(?:/api|/mcp|/sandbox/api|/sandbox/mcp)(?:/.*)?$']);
+    assert.equal(after.length, 2);
+    assert.ok(after.every((r) => 'headers' in r && r.headers?.['cache-control'] === 'no-store'));
+    // Bounded by the route patterns, not by the posts: Vercel takes 2,048 routes.
+    assert.ok(routes.length < 300, `${routes.length} routes`);
     assert.deepEqual([...deployment.functions], [FUNCTION_PATH]);
     // Before it, no route sends a published URL there without a condition (no catch-all).
     for (const r of toFunction.filter((r) => !after.includes(r))) for (const p of ['/', '/the-slow-web', '/api/posts', '/feed.xml', '/fr/']) assert.ok(!('src' in r) || !new RegExp(r.src, 'i').test(p) || (r.has ?? []).length > 0, `${JSON.stringify(r)} catches ${p}`);
@@ -100,7 +103,7 @@ describe('Vercel output (Build Output API v3)', { skip }, () => {
     const apiIndexHtml = { path: '/api', init: { headers: { accept: 'text/html' } } };
     const unknownAsJson = { path: '/no-such-page', init: { headers: { accept: 'application/json' } } };
     const computed: { path: string; init?: RequestInit }[] = [...COMPUTED.filter(({ init }) => !(init?.headers as Record<string, string> | undefined)?.authorization), ...agents, apiIndexHtml, unknownAsJson];
-    for (const target of ['/api/nothing', '/api/posts/no-such-post', '/api/posts/no-such-post?lang=fr', '/api/posts?lang=FR', '/api/posts?page=1&lang=fr&per_page=5', '/api/posts/the-slow-web?lang=xx', '/search?q=tide', '/sandbox/api/search?q=tide', '/status', '/ask?query=tide']) computed.push({ path: target });
+    for (const target of ['/no-such-page', '/fr/no-such-page', '/ar/about', '/fr', '/api/nothing', '/api/posts/no-such-post', '/api/posts/no-such-post?lang=fr', '/api/posts?lang=FR', '/api/posts?page=1&lang=fr&per_page=5', '/api/posts/the-slow-web?lang=xx', '/search?q=tide', '/sandbox/api/search?q=tide', '/status', '/ask?query=tide']) computed.push({ path: target });
     for (const { path, init } of computed) {
       const got = at({ url: path, method: init?.method, headers: init?.headers as Record<string, string> | undefined });
       assert.equal(got.layer, 'function', `${init?.method ?? 'GET'} ${path}`);
@@ -134,14 +137,14 @@ describe('Vercel output (Build Output API v3)', { skip }, () => {
     for (const h of ['access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age', 'access-control-allow-origin']) assert.equal(options.headers[h], preflight.headers.get(h), h);
   });
 
-  test('what no file answers: the /en redirects and the not-found pages, as Node answers', async () => {
+  test('what no file answers: the /en redirects and the not-found pages of the roots, as Node answers', async () => {
     for (const path of ['/en/the-slow-web', '/en', '/sandbox/en/first-steps']) {
       const got = at({ url: path });
       const viaNode = await fetch(node.url + path, { redirect: 'manual' });
       assert.equal(got.status, viaNode.status, path);
       assert.equal(got.headers.location, viaNode.headers.get('location'), path);
     }
-    for (const path of ['/no-such-page', '/fr/no-such-page', '/sandbox/fr/no-such-page', '/ar/about']) {
+    for (const path of ['/no/such/page', '/fr/tag/no-such-tag', '/sandbox/fr/no/such', '/sandbox/nothing.txt']) {
       const got = at({ url: path });
       const viaNode = await fetch(node.url + path, { headers: { 'accept-encoding': 'identity' } });
       assert.equal(got.status, 404, path);

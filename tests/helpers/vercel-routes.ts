@@ -61,7 +61,8 @@ function conditions(route: { has?: RouteCondition[]; missing?: RouteCondition[] 
   return params;
 }
 
-const fill = (s: string, m: RegExpExecArray, named: Record<string, string>) => s.replace(/\$([1-9]|[a-zA-Z]\w*)/g, (_, k: string) => (/^\d$/.test(k) ? m[Number(k)] : (m.groups?.[k] ?? named[k])) ?? '');
+/** `$1` (a capture of `src`) or `$name` (a named capture of `src` or of a condition) filled in. */
+const fill = (s: string, m: RegExpExecArray, named: Record<string, string>) => s.replace(/\$([1-9a-zA-Z]+)/g, (_, k: string) => (m.groups?.[k] ?? named[k] ?? m[parseInt(k, 10)]) ?? '');
 
 /** A request through the routes and the file system, as the host would answer it. */
 export function route(routes: VercelRoute[], deployment: Deployment, request: RouteRequest): Routed {

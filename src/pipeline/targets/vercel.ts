@@ -66,25 +66,48 @@ function policyRoutes(): VercelRoute[] {
   ];
 }
 
+/** A query value a route may copy into a file name (language codes, page numbers): nothing that climbs or escapes a path. */
+const PLAIN_VALUE = '[a-z0-9-]+';
+
+/**
+ * The published answers to queries as routes, one per route pattern and set of parameters
+ * (`/api/posts/:slug` with `lang` and `fallback`): each value captured by its name into the file's
+ * (`/api/posts/$1/_query/lang=$lang&fallback=$fallback.json`), the shape's other parameters
+ * `missing` (so the order of a query's parameters does not matter), checked: a value with no file
+ * (a language a post lacks, a page past the last, `lang=FR`) goes on to the function's API route
+ * after the file system. A value a name cannot carry stays a route of its own.
+ */
+function publishedQueryRoutes(manifest: Manifest, shapes: Map<string, string[]>): VercelRoute[] {
+  const routes = new Map<string, VercelRoute>();
+  for (const { template, params, file } of queryRules(manifest)) {
+    const plain = params.every(([k, v]) => /^[a-z]+$/i.test(k) && new RegExp(`^${PLAIN_VALUE}$`).test(v));
+    const keys = params.map(([k]) => k);
+    const dest = plain ? file.replace(/\/_query\/[^/]*(\.\w+)$/, (_, ext: string) => `/_query/${keys.map((k) => `${k}=$${k}`).join('&')}${ext}`) : file;
+    const id = `${template}?${plain ? keys.join('&') : params.join('&')}`;
+    if (routes.has(id)) continue;
+    routes.set(id, {
+      src: anyOf([template]),
+      has: params.map(([key, value]) => ({ type: 'query', key, value: plain ? `^(?<${key}>${PLAIN_VALUE})$` : `^${escape(value)}$` })),
+      missing: (shapes.get(template) ?? []).filter((p) => !keys.includes(p)).map((key) => ({ type: 'query', key })),
+      dest: captured(template, dest),
+      check: true,
+      // Answers to queries are JSON reads (src/pipeline/publish/write-manifest.ts `cacheControlOf`).
+      headers: { 'cache-control': CACHE_PUBLIC },
+    });
+  }
+  return [...routes.values()];
+}
+
 /**
  * What only code answers, before anything reads a file: the computed paths; a page URL asked for
- * JSON or Markdown, and the API index asked for HTML (the function negotiates as Node does); each
- * published answer to a query by its exact parameters (`has` each value, `missing` the shape's other
- * parameters, so their order does not matter) to its file, checked (an instance without that
- * answer falls through to the 404); then any other query a published path reads, to the function.
+ * JSON or Markdown, and the API index asked for HTML (the function negotiates as Node does); the
+ * published answers to queries, to their files; then any other query a published path reads, to
+ * the function.
  */
 function codeRoutes(manifest: Manifest, pages: string): VercelRoute[] {
   const shapes = new Map<string, string[]>();
   for (const [pattern, param] of computedQueries(manifest)) shapes.set(pattern, [...(shapes.get(pattern) ?? []), param]);
-  const published = queryRules(manifest).map(({ template, params, file }): VercelRoute => ({
-    src: anyOf([template]),
-    has: params.map(([key, value]) => ({ type: 'query', key, value: `^${escape(value)}$` })),
-    missing: (shapes.get(template) ?? []).filter((p) => !params.some(([k]) => k === p)).map((key) => ({ type: 'query', key })),
-    dest: captured(template, file),
-    check: true,
-    // Answers to queries are JSON reads (src/pipeline/publish/write-manifest.ts `cacheControlOf`).
-    headers: { 'cache-control': CACHE_PUBLIC },
-  }));
+  const published = publishedQueryRoutes(manifest, shapes);
   // Vercel's `has` needs every condition it lists: any one parameter is a route of its own.
   const computed = [...shapes].flatMap(([pattern, params]) => params.map((key): VercelRoute => ({ src: anyOf([pattern]), has: [{ type: 'query', key }], dest: FUNCTION_PATH })));
   return [
@@ -120,41 +143,43 @@ function fileHeaderRoutes(manifest: Manifest, pages: string): VercelRoute[] {
 }
 
 /**
- * After the file system, what no file answers: an API path goes to the function, which says what
- * was not found as Node does (never cached); a post's URL in a language it lacks gets its own
- * not-found page, any other path its root's, in its language (longest root first), from files.
+ * After the file system, what no file answers: an API path, and a URL of a post's form (`/x`,
+ * `/fr/x`), go to the function, which answers as Node does (a JSON 404 saying what was not found; a
+ * post's own not-found page in a language it lacks; the redirect to a home's slash), never cached;
+ * any other path gets its root's not-found page, in its language (longest root first), from a file.
  */
-function notFoundRoutes(manifest: Manifest): VercelRoute[] {
-  const at = (i: number) => `/${pageFolder(manifest.files[i]!.file.slice(1))}`;
+function notFoundRoutes(manifest: Manifest, pageForm: string): VercelRoute[] {
   const roots = Object.keys(manifest.notFound).sort((a, b) => b.length - a.length);
+  const noStore = { 'cache-control': 'no-store' };
   return [
-    { src: `^(?:${API_PREFIXES.map(escape).join('|')})(?:/.*)?$`, dest: FUNCTION_PATH, headers: { 'cache-control': 'no-store' } },
-    ...Object.entries(manifest.unavailable).map(([path, i]): VercelRoute => ({ src: anyOf([path]), status: 404, dest: at(i), headers: { 'cache-control': 'no-store', vary: 'Accept' } })),
-    ...roots.map((root): VercelRoute => ({ src: `^${escape(root)}(?:/.*)?$`, status: 404, dest: at(manifest.notFound[root]!), headers: { 'cache-control': 'no-store' } })),
+    { src: `^(?:${API_PREFIXES.map(escape).join('|')})(?:/.*)?$`, dest: FUNCTION_PATH, headers: noStore },
+    { src: `^(?:${pageForm})$`, dest: FUNCTION_PATH, headers: noStore },
+    ...roots.map((root): VercelRoute => ({ src: `^${escape(root)}(?:/.*)?$`, status: 404, dest: `/${pageFolder(manifest.files[manifest.notFound[root]!]!.file.slice(1))}`, headers: noStore })),
   ];
 }
 
+/** The form of the negotiated pages' URLs: their patterns, a language a code and a slug without a dot. */
+const pageForm = () => NEGOTIATED_PAGES.map((p) => patternBody(p).replace('([^/]+)/([^/]+)', `(?:${LANGUAGE_CODES.join('|')})/[^/.]+`).replace('([^/]+)', '[^/.]+')).join('|');
+
 /**
- * The negotiated pages as one `src`: their patterns, a language a code and a slug without a dot,
- * less the published URLs of that form that do not negotiate (`/search`, the API index), so
- * those stay the CDN's whatever their `Accept`.
+ * The negotiated pages as one `src`: URLs of their form, less the published ones that do not
+ * negotiate (`/search`, the API index), so those stay the CDN's whatever their `Accept`.
  */
 function negotiatedPages(manifest: Manifest): string {
-  const body = NEGOTIATED_PAGES.map((p) => patternBody(p).replace('([^/]+)/([^/]+)', `(?:${LANGUAGE_CODES.join('|')})/[^/.]+`).replace('([^/]+)', '[^/.]+')).join('|');
-  const form = new RegExp(`^(?:${body})$`);
+  const form = new RegExp(`^(?:${pageForm()})$`);
   const others = Object.entries(manifest.paths).filter(([path, e]) => form.test(path) && (!e.offers || NEGOTIATED_INDEXES.includes(path))).map(([path]) => escape(path));
-  return `^(?!(?:${others.join('|')})$)(?:${body})$`;
+  return `^(?!(?:${others.join('|')})$)(?:${pageForm()})$`;
 }
 
 /**
  * `config.json`'s routes, in order: the policies (preflight, bearer 401, CORS and security
  * headers); the `/en` redirects; what only code answers, to the function; the published files' headers; the file
- * system (`static/`, every published answer); the 404s. The function is reached on its routes
+ * system (`static/`, every published answer); what no file answers. The function is reached on its routes
  * only: no read of a published page, feed or JSON file invokes it.
  */
 export function vercelRoutes(manifest: Manifest, redirects: string): VercelRoute[] {
   const pages = negotiatedPages(manifest);
-  return [...policyRoutes(), ...redirectRoutes(redirects), ...codeRoutes(manifest, pages), ...fileHeaderRoutes(manifest, pages), { handle: 'filesystem' }, ...notFoundRoutes(manifest)];
+  return [...policyRoutes(), ...redirectRoutes(redirects), ...codeRoutes(manifest, pages), ...fileHeaderRoutes(manifest, pages), { handle: 'filesystem' }, ...notFoundRoutes(manifest, pageForm())];
 }
 
 /**
