@@ -214,8 +214,8 @@ export const VC_CONFIG = { runtime: 'nodejs22.x', handler: 'index.mjs', launcher
  * A Vercel Build Output (`outDir` is `.vercel/output`): `static/`, the whole static artefact the
  * CDN serves (no precompressed copies: Vercel compresses), `config.json` (its routes and
  * overrides), and `functions/folio.func/`: the bundled handler, its `.vc-config.json`, and the
- * build it computes from (manifest and bundles; of the site's files the search pages, the API
- * index's HTML and the not-found pages only).
+ * build it computes from (manifest and bundles, brotli-compressed; of the site's files the search
+ * pages, the API index's HTML and the not-found pages only).
  * Deploy: `vercel deploy --prebuilt`.
  */
 export async function writeVercel(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<string> {
@@ -231,7 +231,8 @@ export async function writeVercel(layout: BuildLayout, roots: readonly string[],
   const search = searchPagesOnly(manifest);
   const indexes = NEGOTIATED_INDEXES.map((p) => manifest.paths[p]?.answers['']).flatMap((a) => (a && typeof a !== 'number' && a.html !== undefined ? [a.html] : []));
   const pages = new Set([...indexes, ...Object.values(manifest.notFound), ...Object.values(manifest.unavailable)].map((i) => manifest.files[i]!.file.slice(1)));
-  const shipped = await shipBuild(layout, roots, join(func, 'build'), (rel) => search(rel) || pages.has(rel.split(sep).join('/')));
+  // Packed: a 1,000 x 14 bundle is 350 MB as it is, over the 250 MB a function may hold unzipped.
+  const shipped = await shipBuild(layout, roots, join(func, 'build'), (rel) => search(rel) || pages.has(rel.split(sep).join('/')), true);
   const bytes = await bundleFunction(resolve('src/hosts/vercel/function.ts'), join(func, 'index.mjs'));
   await writeFile(join(func, '.vc-config.json'), `${JSON.stringify(VC_CONFIG, null, 2)}\n`);
   const routes = vercelRoutes(manifest, await readFile(join(layout.client, '_redirects'), 'utf8'));
