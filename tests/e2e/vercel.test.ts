@@ -95,7 +95,15 @@ describe('Vercel output (Build Output API v3)', { skip }, () => {
     assert.ok(reads > 2000, `${reads} static reads`);
     // Feeds are RSS and the API catalog a linkset, whatever their extensions say.
     assert.equal(overrides['feed.xml']?.contentType, 'application/rss+xml; charset=utf-8');
-    assert.equal(at({ url: '/the-slow-web', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } }).layer, 'static');
+    // An agent's JSON or Markdown goes to the function only where Node picks it; the page stays the CDN's.
+    for (const [accept, layer] of [
+      ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'static'],
+      ['*/*', 'static'],
+      ['text/html, application/json;q=0.1', 'static'],
+      ['application/json;q=0.5, */*', 'static'],
+      ['application/json, */*;q=0.1', 'function'],
+      ['text/markdown', 'function'],
+    ]) assert.equal(at({ url: '/fr/the-archive-problem', headers: { accept: accept! } }).layer, layer, accept);
   });
 
   test('computed requests reach the function, which answers them as npm start does', async () => {

@@ -121,9 +121,6 @@ export const NEGOTIATED_PAGES = ['/:slug', '/:lang/:slug', '/sandbox/:slug', '/s
  */
 export const NEGOTIATED_INDEXES = ['/api', '/sandbox/api'];
 
-/** The `Accept` values (a regular expression) for which a page URL needs code: an agent's JSON or Markdown; a browser's never match. */
-export const AGENT_ACCEPT = '(json|markdown)';
-
 /** URLs that negotiate by `Accept`: path -> the file of each offer (the first is the default). */
 export function negotiatedFiles(manifest: Manifest): Record<string, Partial<Record<Offer, string>>> {
   const out: Record<string, Partial<Record<Offer, string>>> = {};

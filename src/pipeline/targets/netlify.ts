@@ -6,7 +6,7 @@ import { readManifest } from '../publish/client-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
 import { rewrites, writeStatic } from './static.ts';
-import { AGENT_ACCEPT, API_PREFIXES, computedPaths, computedQueries, FUNCTION_PREFIX, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, negotiatedFiles, queryRules } from './cdn-routes.ts';
+import { API_PREFIXES, computedPaths, computedQueries, FUNCTION_PREFIX, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, negotiatedFiles, queryRules } from './cdn-routes.ts';
 import { CACHE_PUBLIC } from '../../../functions/http.ts';
 
 /** A Functions 2.0 `config`: the computed paths, and the prefix `_redirects` rewrites computed queries to. */
@@ -93,7 +93,7 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
   await bundleEdge('bearer', outDir, { path: '/*', header: { authorization: true } });
   await bundleEdge('preflight', outDir, { path: '/*', method: 'OPTIONS' });
   const negotiated = { FOLIO_NEGOTIATED: JSON.stringify(negotiatedPlaced(manifest)) };
-  await bundleEdge('negotiate', outDir, { path: NEGOTIATED_PAGES, header: { accept: AGENT_ACCEPT } }, negotiated);
+  await bundleEdge('negotiate', outDir, { path: NEGOTIATED_PAGES, header: { accept: '(json|markdown)' } }, negotiated);
   await bundleEdge('negotiate-index', outDir, { path: NEGOTIATED_INDEXES }, negotiated, 'negotiate');
   await writeFile(
     join(outDir, 'netlify.toml'),

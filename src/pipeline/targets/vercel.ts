@@ -14,7 +14,7 @@ import { pageFileAt } from '../../site/page-specs.ts';
 import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
 import { folderBytes } from './files.ts';
 import { pageFolder, placeArtefact, retypedFiles, rewriteTargets } from './static.ts';
-import { AGENT_ACCEPT, API_PREFIXES, computedPaths, computedQueries, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, queryRules } from './cdn-routes.ts';
+import { API_PREFIXES, computedPaths, computedQueries, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, queryRules } from './cdn-routes.ts';
 
 /** A `has`/`missing` condition of a route (Build Output API v3): `value` is a regular expression. */
 export type RouteCondition = { type: 'header' | 'query'; key: string; value?: string } | { type: 'host'; value: string };
@@ -66,6 +66,14 @@ function policyRoutes(): VercelRoute[] {
   ];
 }
 
+/**
+ * The `Accept` of an agent whose answer at a page URL is JSON or Markdown, as a regular expression:
+ * its first range is one of them at full weight, and it does not name HTML (Node's negotiation
+ * then picks JSON or Markdown: by weight, then by the more specific range). A browser's never
+ * matches; any other `Accept` gets the page from the CDN, which the function does not carry.
+ */
+const AGENT_ACCEPT = { has: '^\\s*(?:application/json|text/markdown)\\s*(?:,|$)', missing: 'text/html' };
+
 /** A query value a route may copy into a file name (language codes, page numbers): nothing that climbs or escapes a path. */
 const PLAIN_VALUE = '[a-z0-9-]+';
 
@@ -112,7 +120,7 @@ function codeRoutes(manifest: Manifest, pages: string): VercelRoute[] {
   const computed = [...shapes].flatMap(([pattern, params]) => params.map((key): VercelRoute => ({ src: anyOf([pattern]), has: [{ type: 'query', key }], dest: FUNCTION_PATH })));
   return [
     { src: anyOf(computedPaths(manifest)), dest: FUNCTION_PATH },
-    { src: pages, has: [{ type: 'header', key: 'accept', value: AGENT_ACCEPT }], dest: FUNCTION_PATH },
+    { src: pages, has: [{ type: 'header', key: 'accept', value: AGENT_ACCEPT.has }], missing: [{ type: 'header', key: 'accept', value: AGENT_ACCEPT.missing }], dest: FUNCTION_PATH },
     { src: anyOf(NEGOTIATED_INDEXES), has: [{ type: 'header', key: 'accept', value: 'html' }], dest: FUNCTION_PATH },
     ...published,
     ...computed,
