@@ -1,4 +1,4 @@
-import type { RouteCondition, VercelRoute } from '../../src/pipeline/targets/vercel.ts';
+import type { RouteCondition, VercelRoute } from '../../src/pipeline/targets/vercel-config.ts';
 
 /**
  * A test oracle for the subset of Vercel's Build Output API v3 routing that the Vercel target
