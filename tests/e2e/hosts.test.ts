@@ -2,71 +2,20 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { PUBLISH } from '../../src/pipeline/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
 import { answerFile } from '../../src/pipeline/publish/answer-file.ts';
 import { pageFileAt } from '../../src/site/page-specs.ts';
 import { useServer } from '../helpers/server.ts';
+import { COMPUTED, load, sameAsNode, type Handler } from '../helpers/host-function.ts';
 
-// Netlify and Vercel cannot run here: their outputs (npm test builds them with --target all) are
-// checked against the documented formats, and their function entries are called in-process with
-// Web Requests, answering as `npm start` does.
+// Netlify cannot run here (tests/e2e/netlify.test.ts runs it under @netlify/dev, opt-in): its output
+// (npm test builds it with --target all) is checked against the documented formats, and its function
+// entry is called in-process with Web Requests, answering as `npm start` does. Vercel's: vercel.test.ts.
 const node = useServer({ RATE_LIMIT: '0' });
 const out = (...p: string[]) => join(PUBLISH.out, ...p);
 const absent = (dir: string) => (existsSync(dir) ? false : `${dir} is absent: run \`npm run build -- --target all\``);
-
-type Handler = (request: Request) => Promise<Response>;
-
-/** Imports a bundled entry afresh with the given environment (entries read it when loaded). */
-async function load<T>(file: string, env: Record<string, string | undefined>): Promise<T> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-  try {
-    return (await import(`${pathToFileURL(resolve(file)).href}?${Math.random()}`)) as T;
-  } finally {
-    process.env = saved;
-  }
-}
-
-/** Requests across the surfaces, answered by the function and by the Node server alike. */
-const REQUESTS: { path: string; init?: RequestInit }[] = [
-  { path: '/api/posts' },
-  { path: '/api/posts?per_page=3&lang=fr' },
-  { path: '/api/posts/the-slow-web?lang=de&fallback=en' },
-  { path: '/api/search?q=tide' },
-  { path: '/the-slow-web', init: { headers: { accept: 'application/json' } } },
-  { path: '/the-slow-web', init: { headers: { accept: 'text/markdown' } } },
-  { path: '/fr/' },
-  { path: '/openapi.json' },
-  { path: '/sandbox/api/posts' },
-  { path: '/api/nothing' },
-  { path: '/no-such-page' },
-  { path: '/en/the-slow-web' },
-  { path: '/graphql', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ posts(first: 2) { edges { node { slug } } } }' }) } },
-  { path: '/mcp', init: { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) } },
-  { path: '/api/posts', init: { headers: { authorization: 'Bearer x' } } },
-];
-
-/** What only code answers (the Netlify function gets no other request: the CDN serves the rest). */
-const COMPUTED = REQUESTS.filter(({ path, init }) => /^\/(api\/search|graphql|mcp)|per_page/.test(path) || (init?.method ?? 'GET') !== 'GET');
-
-async function sameAsNode(handler: Handler, origin: string, requests = REQUESTS) {
-  for (const { path, init } of requests) {
-    const headers = { 'accept-encoding': 'identity', ...(init?.headers as Record<string, string> | undefined) };
-    const viaFunction = await handler(new Request(origin + path, { ...init, headers, redirect: 'manual' }));
-    const viaNode = await fetch(node.url + path, { ...init, headers, redirect: 'manual' });
-    const what = `${init?.method ?? 'GET'} ${path}`;
-    assert.equal(viaFunction.status, viaNode.status, what);
-    for (const h of ['content-type', 'cache-control', 'etag', 'location', 'access-control-allow-origin', 'www-authenticate']) assert.equal(viaFunction.headers.get(h), viaNode.headers.get(h), `${h} of ${what}`);
-    // These hosts' edges code computed answers (and add Accept-Encoding to Vary); Node codes its own.
-    const vary = (r: Response) => (r.headers.get('vary') ?? '').split(', ').filter((v) => v && v !== 'Accept-Encoding').join(', ');
-    assert.equal(vary(viaFunction), vary(viaNode), `vary of ${what}`);
-    assert.equal(await viaFunction.text(), await viaNode.text(), what);
-  }
-}
 
 describe('Netlify output', { skip: absent(out('netlify')) }, () => {
   // tests/e2e/netlify.test.ts runs the whole output under @netlify/dev; here, its files and the function alone.
@@ -94,7 +43,7 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     for (const p of ['/api/search', '/graphql', '/mcp', '/ask', '/status', '/sandbox/api/search', '/_folio/fn/*']) assert.ok(fn.config.path.includes(p), p);
     const manifest = await liveManifest();
     for (const p of fn.config.path) assert.ok(!(p in manifest.paths), `${p} is published: the CDN serves it`);
-    await sameAsNode(fn.default, 'https://folio.netlify.app', COMPUTED);
+    await sameAsNode(node.url, fn.default, 'https://folio.netlify.app', COMPUTED);
     // What a rule rewrote to the function is answered for its own path.
     const viaRule = await fn.default(new Request('https://folio.netlify.app/_folio/fn/api/posts?per_page=3'));
     assert.equal(await viaRule.text(), await (await fetch(`${node.url}/api/posts?per_page=3`, { headers: { 'accept-encoding': 'identity' } })).text());
@@ -115,35 +64,6 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     assert.equal(ask.status, 503);
     const lines = logged.mock.calls.map((c) => String(c.arguments[0]));
     assert.deepEqual(lines, ['EVENT_SIGNING_SECRET is not set: search and /ask streams answer 503 until the same secret is set on every instance; everything else is served.']);
-  });
-});
-
-describe('Vercel output (Build Output API v3)', { skip: absent(out('vercel', '.vercel', 'output')) }, () => {
-  const base = out('vercel', '.vercel', 'output');
-  test('config.json: version 3, the CDN files first, then the function for everything else', async () => {
-    const config = JSON.parse(await readFile(join(base, 'config.json'), 'utf8')) as { version: number; routes: Record<string, unknown>[] };
-    assert.equal(config.version, 3);
-    const filesystem = config.routes.findIndex((r) => r.handle === 'filesystem');
-    const catchAll = config.routes.findIndex((r) => r.dest === '/folio');
-    assert.ok(filesystem >= 0 && catchAll > filesystem, 'filesystem, then the function');
-    assert.equal(config.routes[catchAll]!.src, '^/(.*)$');
-    const immutable = config.routes.find((r) => String(r.src).includes('_astro')) as { headers: Record<string, string> };
-    assert.match(immutable.headers['cache-control']!, /immutable/);
-    const cdn = await readdir(join(base, 'static'), { recursive: true });
-    assert.ok(cdn.some((f) => f.startsWith('media/')) && cdn.includes('favicon.svg') && cdn.includes('favicon.ico'));
-    assert.ok(!cdn.some((f) => f.startsWith('api') || f.endsWith('.html')), 'pages and answers come from the function');
-  });
-
-  test('functions/folio.func: .vc-config.json and a Web handler answering as npm start does', async () => {
-    const func = join(base, 'functions', 'folio.func');
-    const vc = JSON.parse(await readFile(join(func, '.vc-config.json'), 'utf8')) as Record<string, unknown>;
-    assert.equal(vc.runtime, 'nodejs22.x');
-    assert.equal(vc.handler, 'index.mjs');
-    assert.equal(vc.launcherType, 'Nodejs');
-    assert.equal(vc.supportsResponseStreaming, true);
-    assert.ok(existsSync(join(func, 'build', 'manifest.json')) && existsSync(join(func, 'build', 'bundle', 'main', 'catalog.json')));
-    const fn = await load<{ default: { fetch: Handler } }>(join(func, 'index.mjs'), { EVENT_SIGNING_SECRET: 'test-secret' });
-    await sameAsNode(fn.default.fetch, 'https://folio.vercel.app');
   });
 });
 

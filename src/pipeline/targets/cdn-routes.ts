@@ -112,6 +112,15 @@ export function computedPaths(manifest: Manifest): string[] {
 /** The API prefixes whose unknown paths get the function's JSON 404 (src: functions/routes.ts `isApiPath`). */
 export const API_PREFIXES = roots.flatMap((base) => [`${base}/api`, `${base}/mcp`]);
 
+/** The negotiated pages' patterns (the host's rule matches these; its data says which paths are). */
+export const NEGOTIATED_PAGES = ['/:slug', '/:lang/:slug', '/sandbox/:slug', '/sandbox/:lang/:slug'];
+
+/**
+ * The API index negotiates with JSON as its default, and its HTML would shadow any rule at its URL:
+ * code answers every request to it that could ask for HTML (two URLs).
+ */
+export const NEGOTIATED_INDEXES = ['/api', '/sandbox/api'];
+
 /** URLs that negotiate by `Accept`: path -> the file of each offer (the first is the default). */
 export function negotiatedFiles(manifest: Manifest): Record<string, Partial<Record<Offer, string>>> {
   const out: Record<string, Partial<Record<Offer, string>>> = {};

@@ -1,4 +1,4 @@
-import { copyFile, link, mkdir, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ClientFile } from '../publish/client-files.ts';
 
@@ -19,4 +19,11 @@ export async function mirror(from: readonly ClientFile[], to: string, skip: (rel
     files++;
   }
   return { files, largest };
+}
+
+/** The bytes of a folder's files, a hard link counted at each of its names (as a host counts an upload). */
+export async function folderBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  return bytes;
 }

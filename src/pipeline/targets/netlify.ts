@@ -1,12 +1,12 @@
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
 import { readManifest } from '../publish/client-files.ts';
 import type { Manifest } from '../publish/manifest.ts';
-import { bundleFunction, shipBuild } from './function-bundle.ts';
+import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
 import { rewrites, writeStatic } from './static.ts';
-import { API_PREFIXES, computedPaths, computedQueries, FUNCTION_PREFIX, negotiatedFiles, queryRules } from './cdn-routes.ts';
+import { API_PREFIXES, computedPaths, computedQueries, FUNCTION_PREFIX, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, negotiatedFiles, queryRules } from './cdn-routes.ts';
 import { CACHE_PUBLIC } from '../../../functions/http.ts';
 
 /** A Functions 2.0 `config`: the computed paths, and the prefix `_redirects` rewrites computed queries to. */
@@ -61,15 +61,6 @@ async function bundleEdge(name: string, outDir: string, config: object, define: 
   await writeFile(outfile, `${await readFile(outfile, 'utf8')}export const config = ${JSON.stringify(config)};\n`);
 }
 
-/** The negotiated pages' patterns, for the edge function's declaration (its data says which paths are). */
-const NEGOTIATED_PAGES = ['/:slug', '/:lang/:slug', '/sandbox/:slug', '/sandbox/:lang/:slug'];
-
-/**
- * The API index negotiates with JSON as its default, and its HTML would shadow any rule at its URL:
- * the edge function answers every request to it (two URLs).
- */
-const NEGOTIATED_INDEXES = ['/api', '/sandbox/api'];
-
 /** Negotiated URL -> each offer's file where the static artefact has it (a page at `{path}/index.html`). */
 function negotiatedPlaced(manifest: Manifest): ReturnType<typeof negotiatedFiles> {
   const files = negotiatedFiles(manifest);
@@ -91,8 +82,7 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
   const manifest = await readManifest(layout);
   await writeFile(join(site, '_redirects'), netlifyRedirects(manifest, await readFile(join(layout.client, '_redirects'), 'utf8')));
   await writeFile(join(site, '_headers'), netlifyHeaders(manifest, await readFile(join(site, '_headers'), 'utf8')));
-  const searchPages = new Set(Object.values(manifest.paths).filter((e) => e.query === 'search').map((e) => manifest.files[e.answers[''] as number]!.file.slice(1)));
-  const shipped = await shipBuild(layout, roots, join(outDir, 'build'), (rel) => searchPages.has(rel.split(sep).join('/')));
+  const shipped = await shipBuild(layout, roots, join(outDir, 'build'), searchPagesOnly(manifest));
   const config = functionConfig(manifest);
   // Netlify reads `config` from the entry's source as a literal: a two-line entry holds it, and
   // imports the bundled app (outside the functions folder, which would make it a function too).

@@ -16,7 +16,7 @@ import { pageAt, pageFileAt } from '../../site/page-specs.ts';
 import { HOST_FILES } from '../publish/write-manifest.ts';
 
 /** Where a host that serves files by their URL finds a page (the build's `/x.html`): `/x/index.html` (or `/x.html.br` at `/x/index.html.br`). */
-function pageFolder(rel: string): string {
+export function pageFolder(rel: string): string {
   const name = `/${rel.split(sep).join('/')}`;
   const variant = /\.(br|gz)$/.exec(name)?.[0] ?? '';
   const file = name.slice(0, name.length - variant.length);
@@ -25,23 +25,26 @@ function pageFolder(rel: string): string {
 }
 
 /**
- * Rewrites (status 200) from each published URL to the file holding its default answer, where a
- * host would not find it by itself (`/api/posts` is `/api/posts/index.json`); a page is placed where it
- * finds it (`/x/index.html`). Answers to a query
- * have a path form of their own, `{path}/_query/{canonical query}.json`, needing no rule.
+ * The published URLs whose default answer is in a file a host would not find by itself
+ * (`/api/posts` is `/api/posts/index.json`): `[url, file]`. A page is placed where it finds it
+ * (`/x/index.html`); answers to a query have a path form of their own,
+ * `{path}/_query/{canonical query}.json`, needing no rule.
  */
-export function rewrites(manifest: Manifest): string[] {
-  const rules: string[] = [];
+export function rewriteTargets(manifest: Manifest): [string, string][] {
+  const targets: [string, string][] = [];
   for (const [path, entry] of Object.entries(manifest.paths)) {
     const answer = entry.answers[''];
     if (answer === undefined) continue;
     const i = typeof answer === 'number' ? answer : answer[entry.offers![0]!];
     const file = i === undefined ? undefined : manifest.files[i]!.file;
     if (!file || file === path || file === pageFileAt(path)) continue;
-    rules.push(`${path} ${file} 200`);
+    targets.push([path, file]);
   }
-  return rules.sort();
+  return targets.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** `_redirects` rewrites (status 200) from each URL of `rewriteTargets` to its file. */
+export const rewrites = (manifest: Manifest): string[] => rewriteTargets(manifest).map(([path, file]) => `${path} ${file} 200`);
 
 /**
  * Answers to a query that share another answer's file (src/pipeline/publish/publisher.ts), as the file a
@@ -66,24 +69,34 @@ export function sharedAnswerNames(manifest: Manifest): [string, string][] {
 /** The type a static host gives a file by its extension (what it serves when `_headers` says nothing). */
 const HOST_TYPES: Record<string, string> = { json: 'application/json', html: 'text/html', md: 'text/markdown', txt: 'text/plain', xml: 'application/xml' };
 
-/**
- * `_headers` blocks for the published URLs whose file a host would serve with another type (feeds are
- * RSS, the API catalog a linkset) or without their extra headers (its Link), at the URL and the file.
- */
-export function typeRules(manifest: Manifest): string[] {
-  const blocks: string[] = [];
+/** A file a host would serve with another type than its own, or without its extra headers, and the URLs it answers. */
+export interface RetypedFile {
+  file: string;
+  type: string;
+  headers: Record<string, string>;
+  urls: string[];
+}
+
+/** The files a host would type otherwise by their extension (feeds are RSS, the API catalog a linkset) or serve without their extra headers (its Link). */
+export function retypedFiles(manifest: Manifest): RetypedFile[] {
   const urls = new Map<number, string[]>();
   for (const [path, entry] of Object.entries(manifest.paths)) {
     const answer = entry.answers[''];
     if (typeof answer === 'number') urls.set(answer, [...(urls.get(answer) ?? []), path]);
   }
-  manifest.files.forEach((f, i) => {
+  return manifest.files.flatMap((f, i) => {
     const expected = HOST_TYPES[f.file.split('.').pop() ?? ''];
-    if (!expected || (f.type.split(';')[0] === expected && !f.headers)) return;
-    const headers = [`  Content-Type: ${f.type}`, ...Object.entries(f.headers ?? {}).map(([k, v]) => `  ${k}: ${v}`)];
-    for (const url of new Set([...(urls.get(i) ?? []), f.file])) blocks.push([url, ...headers].join('\n'));
+    if (!expected || (f.type.split(';')[0] === expected && !f.headers)) return [];
+    return [{ file: f.file, type: f.type, headers: f.headers ?? {}, urls: urls.get(i) ?? [] }];
   });
-  return blocks;
+}
+
+/** `_headers` blocks giving each retyped file its type and headers, at its URLs and at the file. */
+export function typeRules(manifest: Manifest): string[] {
+  return retypedFiles(manifest).flatMap(({ file, type, headers, urls }) => {
+    const lines = [`  Content-Type: ${type}`, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)];
+    return [...new Set([...urls, file])].map((url) => [url, ...lines].join('\n'));
+  });
 }
 
 /**
@@ -110,6 +123,20 @@ async function staticSearchPages(outDir: string, pages: string[]): Promise<numbe
 }
 
 /**
+ * The artefact's files in `outDir` as a host serving files by their URL finds them: each page at
+ * `{path}/index.html`, each answer to a query at its own name (linked, not copied, where the
+ * folders share a file system); `skip` by the relative path placed. How many files.
+ */
+export async function placeArtefact(layout: BuildLayout, manifest: Manifest, outDir: string, skip: (rel: string) => boolean): Promise<number> {
+  const files = clientFiles(layout, manifest);
+  const copied = await mirror(files, outDir, (rel) => skip(pageFolder(rel)), pageFolder);
+  const at = new Map(files.map((f) => [`/${f.rel}`, f.path]));
+  const shared = sharedAnswerNames(manifest).filter(([name]) => !skip(name.slice(1)));
+  for (const [name, file] of shared) await place(at.get(file)!, join(outDir, name));
+  return copied.files + shared.length;
+}
+
+/**
  * A host with no functions (GitHub Pages, S3, Netlify or Cloudflare Pages without functions):
  * the static artefact as it is, with `_redirects` also rewriting each published URL to its file,
  * search pages saying that search needs the server, and beside it (`{outDir}-hosts/`) an nginx
@@ -121,21 +148,18 @@ export async function writeStatic(layout: BuildLayout, outDir: string, options: 
   await rm(outDir, { recursive: true, force: true });
   const manifest = await readManifest(layout);
   const files = clientFiles(layout, manifest);
-  const copied = await mirror(files, outDir, (rel) => rel === '_redirects' || rel === '_headers', pageFolder);
-  const at = new Map(files.map((f) => [`/${f.rel}`, f.path]));
-  const shared = sharedAnswerNames(manifest);
-  for (const [name, file] of shared) await place(at.get(file)!, join(outDir, name));
+  const placed = await placeArtefact(layout, manifest, outDir, (rel) => rel === '_redirects' || rel === '_headers');
   const rules = rewrites(manifest);
   const redirects = await readFile(join(layout.client, '_redirects'), 'utf8');
   await writeFile(join(outDir, '_redirects'), `${redirects}${rules.join('\n')}\n`);
   const types = typeRules(manifest);
   const headers = await readFile(join(layout.client, '_headers'), 'utf8');
   await writeFile(join(outDir, '_headers'), `${headers}${types.join('\n')}\n`);
-  if (options.withFunctions) return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
+  if (options.withFunctions) return `static: ${outDir}: ${placed + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
   const search = await staticSearchPages(outDir, files.map((f) => pageFolder(f.rel)).filter((rel) => rel.endsWith('/index.html') && /(^|\/)search\/index\.html$/.test(rel)));
   const hosts = `${outDir}-hosts`;
   await rm(hosts, { recursive: true, force: true });
   for (const dir of ['logs', 'tmp']) await mkdir(join(hosts, dir), { recursive: true });
   await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`, resolve(outDir), options.listen ?? FRONT_DEFAULTS.listen));
-  return `static: ${outDir}: ${copied.files + shared.length + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf serves it on a plain nginx (nginx -p ${hosts} -c nginx.conf)`;
+  return `static: ${outDir}: ${placed + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf serves it on a plain nginx (nginx -p ${hosts} -c nginx.conf)`;
 }

@@ -1,44 +1,44 @@
-import { rm, writeFile, mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
-import { CORS_HEADERS } from '../../app/policies/cors.ts';
-import { SECURITY_HEADERS } from '../../app/policies/security.ts';
-import { CACHE_IMMUTABLE } from '../publish/write-manifest.ts';
-import { VARIANT_FOLDER } from '../../core/responsive-images.ts';
-import { mirror } from './files.ts';
-import { clientFiles, readManifest } from '../publish/client-files.ts';
-import { bundleFunction, CDN_ASSETS, shipBuild } from './function-bundle.ts';
-
-/** Build Output API v3: routes in order; the CDN's files first, then the function for everything else. */
-export function vercelConfig(): object {
-  const policy = { ...CORS_HEADERS, ...SECURITY_HEADERS };
-  return {
-    version: 3,
-    routes: [
-      { src: `^/(?:_astro|(?:sandbox/)?media/${VARIANT_FOLDER})/(.*)$`, headers: { ...policy, 'cache-control': CACHE_IMMUTABLE }, continue: true },
-      { src: '^/(?:sandbox/)?media/(.*)$', headers: policy, continue: true },
-      { handle: 'filesystem' },
-      { src: '^/(.*)$', dest: '/folio' },
-    ],
-  };
-}
+import { rejectBearer } from '../../app/policies/bearer.ts';
+import { readManifest } from '../publish/client-files.ts';
+import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
+import { folderBytes } from './files.ts';
+import { placeArtefact } from './static.ts';
+import { NEGOTIATED_INDEXES } from './cdn-routes.ts';
+import { BEARER_BODY, FUNCTION_PATH, vercelOverrides, vercelRoutes } from './vercel-config.ts';
 
 /** The function's settings: Node, the Web handler (`fetch`), streamed answers (SSE). */
 export const VC_CONFIG = { runtime: 'nodejs22.x', handler: 'index.mjs', launcherType: 'Nodejs', shouldAddHelpers: false, supportsResponseStreaming: true, maxDuration: 60 };
 
 /**
- * A Vercel Build Output (`outDir` is `.vercel/output`): `config.json`, `static/` (assets, media,
- * favicon), and `functions/folio.func/` (the bundled handler, its `.vc-config.json` and the
- * build it serves). Deploy: `vercel deploy --prebuilt`.
+ * A Vercel Build Output (`outDir` is `.vercel/output`): `static/`, the whole static artefact the
+ * CDN serves (no precompressed copies: Vercel compresses), `config.json` (its routes and
+ * overrides), and `functions/folio.func/`: the bundled handler, its `.vc-config.json`, and the
+ * build it computes from (manifest and bundles, brotli-compressed; of the site's files the search
+ * pages, the API index's HTML and the not-found pages only).
+ * Deploy: `vercel deploy --prebuilt`.
  */
 export async function writeVercel(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  const assets = await mirror(clientFiles(layout, await readManifest(layout)), join(outDir, 'static'), (rel) => !CDN_ASSETS(rel) || rel === '_headers');
-  const func = join(outDir, 'functions', 'folio.func');
-  const shipped = await shipBuild(layout, roots, join(func, 'build'));
+  const manifest = await readManifest(layout);
+  const site = join(outDir, 'static');
+  const files = await placeArtefact(layout, manifest, site, (rel) => /^_(headers|redirects)$|\.(br|gz)$/.test(rel));
+  await mkdir(join(site, '_folio'), { recursive: true });
+  await writeFile(join(site, BEARER_BODY), await rejectBearer('Bearer', '')!.text());
+  const func = join(outDir, 'functions', `${FUNCTION_PATH.slice(1)}.func`);
+  // The function negotiates the API index and the page URLs an agent asks JSON or Markdown of
+  // (`codeRoutes`): the index's HTML and the not-found pages ship with it too.
+  const search = searchPagesOnly(manifest);
+  const indexes = NEGOTIATED_INDEXES.map((p) => manifest.paths[p]?.answers['']).flatMap((a) => (a && typeof a !== 'number' && a.html !== undefined ? [a.html] : []));
+  const pages = new Set([...indexes, ...Object.values(manifest.notFound), ...Object.values(manifest.unavailable)].map((i) => manifest.files[i]!.file.slice(1)));
+  // Packed: a 1,000 x 14 bundle is 350 MB as it is, over the 250 MB a function may hold unzipped.
+  const shipped = await shipBuild(layout, roots, join(func, 'build'), (rel) => search(rel) || pages.has(rel.split(sep).join('/')), true);
   const bytes = await bundleFunction(resolve('src/hosts/vercel/function.ts'), join(func, 'index.mjs'));
   await writeFile(join(func, '.vc-config.json'), `${JSON.stringify(VC_CONFIG, null, 2)}\n`);
-  await writeFile(join(outDir, 'config.json'), `${JSON.stringify(vercelConfig(), null, 2)}\n`);
-  return `vercel: ${outDir}: function ${(bytes / 1024).toFixed(0)} KiB with ${shipped.files} build files (limit 250 MB unzipped); ${assets.files} files for the CDN`;
+  const routes = vercelRoutes(manifest, await readFile(join(layout.client, '_redirects'), 'utf8'));
+  await writeFile(join(outDir, 'config.json'), `${JSON.stringify({ version: 3, routes, overrides: vercelOverrides(manifest) }, null, 2)}\n`);
+  const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+  return `vercel: ${outDir}: ${files + 1} files (${mb(await folderBytes(site))} MB) for the CDN, ${routes.length} routes; function ${(bytes / 1024).toFixed(0)} KiB of code with ${shipped.files} build files, ${mb(await folderBytes(func))} MB (limit 250 MB unzipped)`;
 }
