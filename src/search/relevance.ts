@@ -1,4 +1,11 @@
-import type { SearchDoc } from './search-index.ts';
+/** `id` is the post's position in the catalog: numbers keep the exported index small. */
+export type SearchDoc = {
+  id: number;
+  /** Every word: the head's, then the body's. */
+  all: string;
+  /** The title's, summary's and terms' words. */
+  head: string;
+};
 
 /**
  * How well a post answers a query word: BM25F (Robertson and Zaragoza, "The Probabilistic

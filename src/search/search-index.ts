@@ -2,7 +2,7 @@ import { Document, Encoder } from 'flexsearch';
 import { tokens } from './encoders.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
-import { bodyCount, headCount, idf, wordScore } from './relevance.ts';
+import { bodyCount, headCount, idf, wordScore, type SearchDoc } from './relevance.ts';
 import { stemGroups, stemTable, type StemGroups, type StemTable } from './stem-groups.ts';
 import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle } from './word-forms.ts';
 
@@ -16,14 +16,6 @@ import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle
  * as one run with its counts in each (index-codec.ts), which the server reads in place: importing
  * costs nothing, a query of one word is its run, and any other query allocates next to nothing.
  */
-/** `id` is the post's position in the catalog: numbers keep the exported index small. */
-export type SearchDoc = {
-  id: number;
-  /** Every word: the head's, then the body's. */
-  all: string;
-  /** The title's, summary's and terms' words. */
-  head: string;
-};
 
 const MAX_EXPANSIONS = 200;
 const SUBSTRING = new Set(['zh', 'ja']);

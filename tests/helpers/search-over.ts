@@ -1,6 +1,6 @@
 import { encodeIndex, openRuns } from '../../src/search/index-codec.ts';
-import { postStats } from '../../src/search/relevance.ts';
-import { createIndex, exportIndex, indexText, languageSearch, type SearchDoc } from '../../src/search/search-index.ts';
+import { postStats, type SearchDoc } from '../../src/search/relevance.ts';
+import { createIndex, exportIndex, indexText, languageSearch } from '../../src/search/search-index.ts';
 
 /** A language's search over `docs` (title, then body; id: the position), as the build makes it and the server reads it. */
 export async function searchOver(lang: string, docs: [title: string, body: string][]) {

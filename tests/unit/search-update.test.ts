@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { encodeIndex } from '../../src/search/index-codec.ts';
-import { createIndex, exportIndex, type SearchDoc } from '../../src/search/search-index.ts';
-import { postStats } from '../../src/search/relevance.ts';
+import { createIndex, exportIndex } from '../../src/search/search-index.ts';
+import { postStats, type SearchDoc } from '../../src/search/relevance.ts';
 import { updatedIndex } from '../../src/pipeline/index/search-update.ts';
 
 /** Few words, so documents share terms; up to 40 of them, so they fall in different resolution slots. */

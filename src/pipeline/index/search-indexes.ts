@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { availableLanguages } from '../../core/availability.ts';
 import { LANGUAGE_CODES } from '../../core/languages.ts';
 import type { Catalog } from '../../core/types.ts';
-import { createIndex, exportIndex, indexText, type SearchDoc } from '../../search/search-index.ts';
+import { createIndex, exportIndex, indexText } from '../../search/search-index.ts';
 import { encodeIndex, type IndexHeader } from '../../search/index-codec.ts';
 import { encodeTexts } from '../../search/texts-codec.ts';
 import { stemTable } from '../../search/stem-groups.ts';
-import { postStats } from '../../search/relevance.ts';
+import { postStats, type SearchDoc } from '../../search/relevance.ts';
 import { updatedIndex } from './search-update.ts';
 
 /** A language's files besides its digest. */

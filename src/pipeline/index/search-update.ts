@@ -1,6 +1,6 @@
 import { exportOf, indexFile, NumberStream, openRuns, pushTerm, termStarts, type IndexHeader, type MapEntry } from '../../search/index-codec.ts';
-import { postStats, type PostStats } from '../../search/relevance.ts';
-import { createIndex, exportIndex, type SearchDoc } from '../../search/search-index.ts';
+import { postStats, type PostStats, type SearchDoc } from '../../search/relevance.ts';
+import { createIndex, exportIndex } from '../../search/search-index.ts';
 
 /** FlexSearch's export splits a map into chunks of this many terms for `docs` documents (flexsearch/src/serialize.js). */
 const chunkTerms = (docs: number) => (5000 * (250_000 / docs)) | 0;
