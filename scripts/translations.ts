@@ -8,8 +8,9 @@ import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentTexts } from '../src/translate/translate-post.ts';
-import { glossaryChanged, loadGlossary } from '../src/translate/glossary.ts';
-import { loadAll, loadPages, stamp, status, termNameGaps, verify } from '../src/translate/translation-status.ts';
+import { loadGlossary } from '../src/translate/glossary.ts';
+import { documentText } from '../src/translate/segments.ts';
+import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
@@ -33,11 +34,11 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
     const states = status(p).states;
     // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
     const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
-    const sources = p.english.format === 'md' ? segmentTexts({ title: p.english.title, summary: p.english.summary, body: p.english.body }, { protect }) : [];
+    const sources = p.english.format === 'md' ? segmentTexts(documentText(p.english, p.english.body), { protect }) : [];
     const mark = (c: string) => {
-      const state = states[c]!;
-      // Written with another glossary: `translate` makes it again, so it is not counted available here either.
-      if (state === 'available' && glossaryChanged(memory.writtenGlossary(c), glossary)) return MARK.glossary;
+      // Written with another glossary, or from segments the English no longer has: `translate` makes it again, so it is not counted available here either.
+      const state = translateState(states[c]!, memory, c, sources, glossary);
+      if (state === 'glossary') return MARK.glossary;
       if (state === 'available') available[c] = (available[c] ?? 0) + 1;
       const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
       return changed === undefined ? MARK[state] : `stale ${changed}`;

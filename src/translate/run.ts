@@ -1,14 +1,15 @@
 import { writeWhole } from '../fs/write-whole.ts';
 import { join } from 'node:path';
 import { TRANSLATED_CODES } from '../core/languages.ts';
-import { loadAll, status } from './translation-status.ts';
+import { loadAll, status, translateState } from './translation-status.ts';
 import { sourceHash } from '../pipeline/derive/source-hash.ts';
 import { createProvider } from './providers/index.ts';
 import { providerLabel, SetupError, type Provider } from './provider.ts';
 import { loadTranslationSettings, providerFor } from './settings.ts';
 import { MEMORY_FILE, TranslationMemory } from './memory.ts';
-import { engineKey, glossaryChanged, loadGlossary } from './glossary.ts';
-import { adoptTranslation, recordWritten, translatePost } from './translate-post.ts';
+import { engineKey, loadGlossary } from './glossary.ts';
+import { adoptTranslation, englishSegments, recordWritten, translatePost } from './translate-post.ts';
+import { documentText } from './segments.ts';
 import { translationFile } from './translation-file.ts';
 import { fillTermNames } from './term-names.ts';
 import type { RetryPolicy } from './send.ts';
@@ -108,17 +109,20 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
       continue;
     }
     const states = status(post).states;
-    const english = { title: post.english.title, summary: post.english.summary, body: post.english.body };
+    const english = documentText(post.english, post.english.body);
+    // Parsed once for every language: the English's segments, with the glossary's kept terms.
+    const source = englishSegments(english, glossary);
+    const sources = source.segments.map((s) => s.text);
     const hash = sourceHash(post.english.title, post.english.body);
     const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
-    const asDocument = (t: (typeof post.translations)[number]) => ({ title: t.title, summary: t.summary, body: t.body });
     // Current translations made outside Folio become the memory's (a person's), so later English edits send only what changed.
     let adopted = 0;
-    for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, asDocument(t), glossary)) adopted++;
+    for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, documentText(t, t.body), glossary)) adopted++;
     if (adopted && !dryRun) await memory.save();
     for (const [lang, provider] of routes) {
       // A file Folio wrote with another glossary is as stale as one whose English changed.
-      const state = states[lang] === 'available' && glossaryChanged(memory.writtenGlossary(lang), glossary) ? 'stale' : states[lang]!;
+      const seen = translateState(states[lang]!, memory, lang, sources, glossary);
+      const state = seen === 'glossary' ? 'stale' : seen;
       if (!wanted.has(state === 'unstamped' ? 'stale' : state)) continue;
       totals.posts++;
       const existing = post.translations.find((t) => t.lang === lang);
@@ -132,8 +136,8 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
       const outcome = await translatePost({
         slug: post.slug,
         lang,
-        english,
-        existing: existing && existing.format === 'md' && memory.hasRecord(lang) ? asDocument(existing) : undefined,
+        english: source,
+        existing: existing && existing.format === 'md' && memory.hasRecord(lang) ? documentText(existing, existing.body) : undefined,
         provider,
         engine: engineKey(providerLabel(provider), glossary),
         glossary,
@@ -176,7 +180,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
       const file = existing?.file ?? join(post.dir, `${lang}.md`);
       // The memory first: a run killed between the two finds its file missing and writes it from the
       // memory; the other order would leave a file the next run takes for a person's translation.
-      recordWritten(memory, lang, english, outcome.result, glossary);
+      recordWritten(memory, lang, source, outcome.result, glossary);
       await memory.save();
       await writeWhole(file, translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified }));
       totals.written++;

@@ -8,8 +8,18 @@ import { decodeInline, decodePlain, encodeInline, encodePlain, inlineMarkdown, M
 export interface DocumentText {
   title: string;
   summary?: string;
+  /** The front matter's `featured_image_alt`: the cover image's alt text. */
+  featuredImageAlt?: string;
   body: string;
 }
+
+/** A post file's words as its loader or gray-matter reads its front matter, with its body. */
+export const documentText = (front: { title?: unknown; summary?: unknown; featured_image_alt?: unknown }, body: string): DocumentText => ({
+  title: String(front.title),
+  ...(front.summary == null ? {} : { summary: String(front.summary) }),
+  ...(front.featured_image_alt == null ? {} : { featuredImageAlt: String(front.featured_image_alt) }),
+  body,
+});
 
 export interface Segment {
   /** Tagged text (see inline-markup.ts): what is sent, and what a memory is keyed by. */
@@ -72,8 +82,10 @@ function imagesIn(nodes: readonly PhrasingContent[], out: Image[] = []): Image[]
 
 /**
  * One segment per paragraph, heading, list-item or quote paragraph and table cell; one per image
- * `alt` and `title` and per `title`/`alt` attribute of raw HTML; the front matter's title and
- * summary first. Code, URLs, raw HTML bodies and do-not-translate terms are never sent.
+ * `alt` and `title` and per `title`/`alt` attribute of raw HTML; the front matter's title, summary
+ * and cover alt text first. Code, URLs, raw HTML bodies and do-not-translate terms are never sent.
+ * The memory keys a segment by its text, never its place: a segment added (a cover alt) leaves
+ * every other segment's memory as it was.
  */
 export function segmentDocument(doc: DocumentText, options: SegmentOptions = {}): SegmentedDocument {
   const segments: Segment[] = [];
@@ -91,6 +103,7 @@ export function segmentDocument(doc: DocumentText, options: SegmentOptions = {})
   };
   const titleAt = addPlain(doc.title, 'title');
   const summaryAt = doc.summary === undefined ? undefined : addPlain(doc.summary, 'summary');
+  const coverAltAt = doc.featuredImageAlt !== undefined && hasWords(doc.featuredImageAlt) ? addPlain(doc.featuredImageAlt, 'featured_image_alt') : undefined;
 
   const body = doc.body;
   const lines = body.split('\n');
@@ -191,6 +204,7 @@ export function segmentDocument(doc: DocumentText, options: SegmentOptions = {})
     return {
       title: plainText(titleAt, doc.title),
       ...(doc.summary === undefined ? {} : { summary: plainText(summaryAt, doc.summary) }),
+      ...(doc.featuredImageAlt === undefined ? {} : { featuredImageAlt: plainText(coverAltAt, doc.featuredImageAlt) }),
       body: out,
     };
   };

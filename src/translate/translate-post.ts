@@ -2,14 +2,15 @@ import { contentProblem, glossaryProblem } from './checks.ts';
 import { termPattern, writtenRecord, type Glossary } from './glossary.ts';
 import type { TranslationMemory } from './memory.ts';
 import { QuotaError, batches, type Provider } from './provider.ts';
-import { segmentDocument, type DocumentText, type SegmentOptions } from './segments.ts';
+import { segmentDocument, type DocumentText, type SegmentedDocument, type SegmentOptions } from './segments.ts';
 import { sendWithRetry, type RetryPolicy } from './send.ts';
 
 /** One post into one language: what the command asks. */
 export interface PostTranslation {
   slug: string;
   lang: string;
-  english: DocumentText;
+  /** The English, segmented with the glossary's kept terms (englishSegments): once per post, for every language. */
+  english: SegmentedDocument;
   /** The translation file as it is now, if there is one, and whether Folio wrote it (the memory has a record). */
   existing?: DocumentText;
   provider: Provider;
@@ -53,8 +54,7 @@ export interface Outcome {
  * outcome names the segment and why.
  */
 export async function translatePost(job: PostTranslation): Promise<Outcome> {
-  const options = { protect: job.glossary?.protect };
-  const doc = segmentDocument(job.english, options);
+  const doc = job.english;
   const sources = doc.segments.map((s) => s.text);
   const outcome: Outcome = { segments: sources.length, fromMemory: 0, human: 0, sent: 0, chars: 0, failed: [] };
   if (job.existing) {
@@ -131,14 +131,27 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
 /** A document's segments as sent: with the glossary's protected terms as placeholders, as the memory keys them. */
 export const segmentTexts = (doc: DocumentText, options?: SegmentOptions) => segmentDocument(doc, options).segments.map((s) => s.text);
 
-/** Records what a written translation was made from, read back from the file's own text. */
-export function recordWritten(memory: TranslationMemory, lang: string, english: DocumentText, written: DocumentText, glossary: Glossary | undefined): void {
-  const options = { protect: glossary?.protect };
-  const sources = segmentTexts(english, options);
-  const texts = segmentTexts(written, options);
+/** The English of a post segmented as translatePost takes it: with the glossary's kept terms as placeholders. */
+export const englishSegments = (english: DocumentText, glossary: Glossary | undefined) => segmentDocument(english, { protect: glossary?.protect });
+
+/** Records what a written translation was made from (the English segmented by englishSegments), read back from the file's own text. */
+export function recordWritten(memory: TranslationMemory, lang: string, english: SegmentedDocument, written: DocumentText, glossary: Glossary | undefined): void {
+  const sources = english.segments.map((s) => s.text);
+  const texts = segmentTexts(written, { protect: glossary?.protect });
   if (texts.length === sources.length) memory.wrote(lang, sources, texts, writtenRecord(glossary));
 }
 
-/** Takes a current translation made outside Folio into the memory as a person's (see TranslationMemory.adopt). */
-export const adoptTranslation = (memory: TranslationMemory, lang: string, english: DocumentText, translation: DocumentText, glossary: Glossary | undefined) =>
-  memory.adopt(lang, segmentTexts(english, { protect: glossary?.protect }), segmentTexts(translation, { protect: glossary?.protect }), writtenRecord(glossary));
+/**
+ * Takes a current translation made outside Folio into the memory as a person's (see
+ * TranslationMemory.adopt). A summary or cover alt text it lacks is left out of the English too,
+ * so the rest still lines up; `translate` then sends only that one.
+ */
+export function adoptTranslation(memory: TranslationMemory, lang: string, english: DocumentText, translation: DocumentText, glossary: Glossary | undefined): boolean {
+  const paired: DocumentText = {
+    ...english,
+    summary: translation.summary === undefined ? undefined : english.summary,
+    featuredImageAlt: translation.featuredImageAlt === undefined ? undefined : english.featuredImageAlt,
+  };
+  const options = { protect: glossary?.protect };
+  return memory.adopt(lang, segmentTexts(paired, options), segmentTexts(translation, options), writtenRecord(glossary));
+}

@@ -8,7 +8,7 @@ export interface TranslationMeta {
 }
 
 /**
- * A translation file as Folio writes it: the translated title and summary, the engine that made it
+ * A translation file as Folio writes it: the translated title, summary and cover alt text, the engine that made it
  * (`<id>:<version>`), `automated: true`, `verified: false` until a person runs `translations verify`,
  * and the English source it was made from.
  */
@@ -16,6 +16,7 @@ export function translationFile(doc: DocumentText, meta: TranslationMeta): strin
   const front = {
     title: doc.title,
     ...(doc.summary === undefined ? {} : { summary: doc.summary }),
+    ...(doc.featuredImageAlt === undefined ? {} : { featured_image_alt: doc.featuredImageAlt }),
     ...(meta.modified ? { modified: meta.modified } : {}),
     provider: meta.provider,
     automated: true,

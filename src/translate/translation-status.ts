@@ -9,6 +9,8 @@ type Translatable = FolderSource<PageEnglishSource>;
 import { loadTermNames, missingTermNames, usedTerms } from '../pipeline/load/taxonomies.ts';
 import { slugify } from '../pipeline/load/slugify.ts';
 import { join } from 'node:path';
+import { glossaryChanged, type Glossary } from './glossary.ts';
+import type { TranslationMemory } from './memory.ts';
 
 /** The author's view of translations: state per post and language, and stamping. */
 export interface StatusRow {
@@ -35,6 +37,18 @@ export function status(post: Translatable): StatusRow {
     states[code] = !t ? 'missing' : !t.source_hash ? 'unstamped' : t.source_hash === hash ? 'available' : 'stale';
   }
   return { slug: post.slug, states };
+}
+
+/**
+ * A translation's state as `translate` takes it: an available file Folio wrote with another
+ * glossary is `glossary`, and one written from segments the English no longer has (its summary or
+ * cover alt text edited or added: neither is in the source hash) is stale, as is one whose English
+ * changed. `sources` are the English's segments as the memory keys them.
+ */
+export function translateState(state: StatusRow['states'][string], memory: TranslationMemory, lang: string, sources: readonly string[], glossary: Glossary | undefined): StatusRow['states'][string] | 'glossary' {
+  if (state !== 'available') return state;
+  if (glossaryChanged(memory.writtenGlossary(lang), glossary)) return 'glossary';
+  return (memory.staleCount(lang, sources) ?? 0) > 0 ? 'stale' : state;
 }
 
 /** Sets one field of a translation's front matter (replacing it where it is written), and returns the file. */

@@ -5,7 +5,7 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import matter from 'gray-matter';
-import { segmentDocument } from '../../src/translate/segments.ts';
+import { documentText, segmentDocument } from '../../src/translate/segments.ts';
 import { loadAll, status } from '../../src/translate/translation-status.ts';
 import { markdownShape } from '../helpers/markdown-shape.ts';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.ts';
@@ -44,14 +44,14 @@ function translate(root: string, server: OpenAIServer, args: string[], env: Reco
 /** Every written translation: stamped by the model, the English structure, the words changed. */
 async function assertTranslated(root: string, langs: string[]) {
   for (const post of await loadAll(root)) {
-    const sources = segmentDocument({ title: post.english.title, summary: post.english.summary, body: post.english.body }).segments;
+    const sources = segmentDocument(documentText(post.english, post.english.body)).segments;
     for (const lang of langs) {
       assert.equal(status(post).states[lang], 'available', `${post.slug} ${lang}`);
       const { data, content } = matter(await readFile(join(post.dir, `${lang}.md`), 'utf8'));
       assert.equal(data.provider, `openai:${MODEL}`);
       assert.equal(data.automated, true);
       assert.equal(markdownShape(content), markdownShape(post.english.body), `${post.slug} ${lang}: the English structure`);
-      const translated = segmentDocument({ title: String(data.title), summary: data.summary, body: content }).segments;
+      const translated = segmentDocument(documentText(data, content)).segments;
       assert.equal(translated.length, sources.length);
       assert.ok(translated.filter((s, i) => s.text !== sources[i]!.text).length / sources.length > 0.9, `${post.slug} ${lang}: in another language`);
     }

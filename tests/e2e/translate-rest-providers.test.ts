@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import { TRANSLATED_CODES } from '../../src/core/languages.ts';
-import { segmentDocument } from '../../src/translate/segments.ts';
+import { documentText, segmentDocument } from '../../src/translate/segments.ts';
 import { loadAll, status } from '../../src/translate/translation-status.ts';
 import { MEMORY_FILE, TranslationMemory } from '../../src/translate/memory.ts';
 import { markdownShape } from '../helpers/markdown-shape.ts';
@@ -57,8 +57,8 @@ async function assertWritten(root: string, lang: string, label: RegExp): Promise
     assert.equal(data.automated, true);
     assert.equal(data.verified, false);
     assert.equal(markdownShape(content), markdownShape(post.english.body), `${post.slug} ${lang}: the English structure`);
-    const sources = segmentDocument({ title: post.english.title, summary: post.english.summary, body: post.english.body }).segments;
-    const translated = segmentDocument({ title: String(data.title), summary: data.summary, body: content }).segments;
+    const sources = segmentDocument(documentText(post.english, post.english.body)).segments;
+    const translated = segmentDocument(documentText(data, content)).segments;
     assert.equal(translated.length, sources.length);
     const changed = translated.filter((s, i) => s.text !== sources[i]!.text).length;
     assert.ok(changed / sources.length > 0.9, `${post.slug} ${lang}: ${changed} of ${sources.length} segments in another language`);
@@ -203,8 +203,8 @@ describe('npm run translate with Google Cloud Translation v3 (a local server spe
     // The pseudo-locale reads back to the English exactly: nothing lost, moved or added.
     for (const post of (await loadAll(root)).filter((p) => POSTS.includes(p.slug))) {
       const { data, content } = matter(await readFile(join(post.dir, 'hi.md'), 'utf8'));
-      const hi = segmentDocument({ title: String(data.title), summary: data.summary, body: content }).segments.map((s) => unPseudo(s.text));
-      assert.deepEqual(hi, segmentDocument({ title: post.english.title, summary: post.english.summary, body: post.english.body }).segments.map((s) => s.text));
+      const hi = segmentDocument(documentText(data, content)).segments.map((s) => unPseudo(s.text));
+      assert.deepEqual(hi, segmentDocument(documentText(post.english, post.english.body)).segments.map((s) => s.text));
     }
   });
 

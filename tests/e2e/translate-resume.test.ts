@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
 import matter from 'gray-matter';
 import { MEMORY_FILE } from '../../src/translate/memory.ts';
-import { segmentDocument } from '../../src/translate/segments.ts';
+import { documentText, segmentDocument } from '../../src/translate/segments.ts';
 
 /**
  * A run killed with kill -9 resumes without sending again what it had: the memory is saved after
@@ -81,7 +81,7 @@ test('kill -9 after the first post: the next run sends only what the memory lack
   // A post whose file was written before the kill is done; one whose segments are only in the memory is not.
   const segmentsOf = async (slug: string) => {
     const { data, content } = matter(await readFile(join(root, 'posts', slug, 'en.md'), 'utf8'));
-    return segmentDocument({ title: String(data.title), summary: data.summary, body: content }).segments.length;
+    return segmentDocument(documentText(data, content)).segments.length;
   };
   let total = 0;
   let done = 0;

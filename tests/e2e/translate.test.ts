@@ -8,6 +8,7 @@ import matter from 'gray-matter';
 import yaml from 'js-yaml';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
 import { loadAll, status } from '../../src/translate/translation-status.ts';
+import { segmentKey } from '../../src/translate/memory.ts';
 import { assertMachineTranslations } from '../helpers/machine-translation.ts';
 import { runTranslate, sentOf } from '../helpers/translate-command.ts';
 
@@ -68,6 +69,48 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
     assert.match(kept, /^## Lo que un lector corrigió$/m, 'the correction survives a new translation');
     assert.match(edit.out, /the-slow-web es .*\(1 by a person\)/);
     for (const lang of LANGS) assert.equal(status((await loadAll(root)).find((p) => p.slug === 'the-slow-web')!).states[lang], 'available');
+  });
+
+  test('the cover alt text (featured_image_alt) is translated like the title; an alt edited or never sent goes alone, then nothing', async () => {
+    const posts = (await loadAll(root)).filter((p) => p.english.featured_image_alt);
+    assert.ok(posts.length >= 3, 'demo essays with a cover alt text');
+    const altOf = async (slug: string, lang: string) => matter(await readFile(join(root, 'posts', slug, `${lang}.md`), 'utf8')).data.featured_image_alt as string | undefined;
+    for (const post of posts) {
+      for (const lang of LANGS) {
+        const alt = await altOf(post.slug, lang);
+        assert.ok(alt && alt !== post.english.featured_image_alt, `${post.slug} ${lang}: the alt in another language (${alt})`);
+      }
+    }
+
+    // An English alt edited (it is not in the source hash): that segment alone is sent, per language.
+    const slug = posts[0]!.slug;
+    const en = join(root, 'posts', slug, 'en.md');
+    const before = await altOf(slug, 'es');
+    await writeFile(en, (await readFile(en, 'utf8')).replace(/^featured_image_alt: .*$/m, 'featured_image_alt: "A small bowl of bread dough seen from above"'));
+    const edited = await translate(root, '--lang', LANGS.join(','));
+    assert.equal(edited.code, 0, edited.out);
+    assert.equal(sentOf(edited.out), LANGS.length, edited.out);
+    assert.notEqual(await altOf(slug, 'es'), before);
+    assert.notEqual(await altOf(slug, 'es'), 'A small bowl of bread dough seen from above');
+
+    // A Spanish file Folio wrote before the alt was a segment (no alt in it, none in its memory): the alt alone is sent.
+    const other = posts[1]!;
+    const dir = join(root, 'posts', other.slug);
+    await writeFile(join(dir, 'es.md'), (await readFile(join(dir, 'es.md'), 'utf8')).replace(/^featured_image_alt: .*\n/m, ''));
+    const file = join(dir, '.translation-memory.json');
+    const memory = JSON.parse(await readFile(file, 'utf8')) as { segments: Record<string, Record<string, unknown>>; written: Record<string, [string, string][]> };
+    const key = segmentKey(other.english.featured_image_alt!);
+    delete memory.segments[key]!.es;
+    memory.written.es = memory.written.es!.filter(([digest]) => digest !== key);
+    await writeFile(file, JSON.stringify(memory));
+    const upgraded = await translate(root, other.slug, '--lang', LANGS.join(','));
+    assert.equal(upgraded.code, 0, upgraded.out);
+    assert.equal(sentOf(upgraded.out), 1, upgraded.out);
+    assert.match(upgraded.out, new RegExp(`${other.slug} es \\(apertium\\): \\d+ segments, \\d+ from memory, sent 1 `));
+    assert.ok((await altOf(other.slug, 'es')) !== other.english.featured_image_alt);
+
+    const again = await translate(root, '--lang', LANGS.join(','));
+    assert.equal(sentOf(again.out), 0, again.out);
   });
 
   test('category and tag names missing in a language are made by the same command, once; names already there are kept', async () => {

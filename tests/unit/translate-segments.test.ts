@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Paragraph } from 'mdast';
 import matter from 'gray-matter';
-import { parseMarkdown, segmentDocument, type DocumentText, type SegmentOptions } from '../../src/translate/segments.ts';
+import { documentText, parseMarkdown, segmentDocument, type DocumentText, type SegmentOptions } from '../../src/translate/segments.ts';
 import { engineKey, loadGlossary, termPattern } from '../../src/translate/glossary.ts';
 import { glossaryProblem } from '../../src/translate/checks.ts';
 import { markdownShape, markdownStructure as structure } from '../helpers/markdown-shape.ts';
 import { pseudo } from '../helpers/pseudo-locale.ts';
 import { decodeInline, encodeInline } from '../../src/translate/inline-markup.ts';
+import { translationFile } from '../../src/translate/translation-file.ts';
 
 
 async function demoEssays(): Promise<[string, DocumentText][]> {
@@ -19,7 +20,7 @@ async function demoEssays(): Promise<[string, DocumentText][]> {
   const out: [string, DocumentText][] = [];
   for (const slug of (await readdir(dir)).sort()) {
     const { data, content } = matter(await readFile(join(dir, slug, 'en.md'), 'utf8'));
-    out.push([slug, { title: String(data.title), summary: data.summary === undefined ? undefined : String(data.summary), body: content }]);
+    out.push([slug, documentText(data, content)]);
   }
   return out;
 }
@@ -78,7 +79,9 @@ function generatedDocuments(): fc.Arbitrary<DocumentText> {
     words.map((w) => `<figure>\n<img src="a.jpg" alt="${w}">\n<figcaption>${w}</figcaption>\n</figure>`),
     paragraph.map((p) => `${p}\\\nafter a hard break`),
   );
-  return fc.tuple(fc.array(block, { minLength: 1, maxLength: 6 }), words).map(([blocks, title]) => ({ title, summary: title, body: `${blocks.join('\n\n')}\n` }));
+  return fc
+    .tuple(fc.array(block, { minLength: 1, maxLength: 6 }), words, fc.option(words, { nil: undefined }))
+    .map(([blocks, title, alt]) => ({ title, summary: title, ...(alt === undefined ? {} : { featuredImageAlt: alt }), body: `${blocks.join('\n\n')}\n` }));
 }
 
 test('generated Markdown: nested lists, tables, HTML, code, links with titles, images', () => {
@@ -116,6 +119,21 @@ test('glossary: do-not-translate terms are placeholders holding the term; they r
   assert.match(seg.problem(1, 'Le <a i="2">notes</a> et <em><x i="4"></x></em>.')!, /placeholders 1, 3 dropped/, 'a term the engine dropped is refused');
   assert.match(seg.problem(0, 'Folio et folio')!, /placeholder 1 dropped/, 'in a title too');
   assert.equal(segmentDocument(doc).segments[0]!.text, 'Folio and folio', 'no glossary: the text as before (the same memory keys)');
+});
+
+test('the cover alt text (featured_image_alt) is a segment after the summary; every other segment is as without it (the same memory keys)', () => {
+  const doc: DocumentText = { title: 'The slow web', summary: 'Files outlast platforms.', featuredImageAlt: 'A river seen from above', body: 'A paragraph with [a link](https://example.org).\n\n![A figure](a.jpg)\n' };
+  const seg = segmentDocument(doc);
+  assert.deepEqual(seg.segments.map((s) => s.where.replace(/ at line \d+/, '')), ['title', 'summary', 'featured_image_alt', 'paragraph', 'image: alt']);
+  assert.equal(seg.segments[2]!.text, 'A river seen from above');
+  const { featuredImageAlt: _, ...without } = doc;
+  assert.deepEqual(segmentDocument(without).segments.map((s) => s.text), seg.segments.filter((_, i) => i !== 2).map((s) => s.text));
+  const es = seg.rebuild(seg.segments.map((s) => pseudo(s.text)));
+  assert.equal(es.featuredImageAlt, pseudo('A river seen from above'));
+  assert.deepEqual(seg.rebuild([]), doc, 'nothing translated: the English as it was');
+  assert.match(translationFile(es, { provider: 'apertium:3.8', sourceHash: 'sha256:x' }), new RegExp(`^featured_image_alt: "${pseudo('A river seen from above')}"$`, 'm'));
+  // An alt without words (a dash) is not sent, and is kept as written.
+  assert.equal(segmentDocument({ ...doc, featuredImageAlt: '—' }).segments.length, seg.segments.length - 1);
 });
 
 test('glossary: fixed translations are checked in each segment that has the term', () => {
