@@ -1,5 +1,5 @@
-// `--target static` on a plain static server: dist/static served by Debian's nginx with the configuration
-// the build writes beside it (dist/static-hosts/nginx.conf), nothing behind it.
+// `--target static` on a plain static server: dist/static served by Debian's nginx and Caddy with the
+// configurations the build writes beside it (dist/static-hosts/nginx.conf, Caddyfile), nothing behind it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -15,32 +15,38 @@ import { liveManifest } from '../helpers/manifest.ts';
 import { passOn } from '../helpers/child-output.ts';
 import { RESULTS_SLOT } from '../../src/site/search-results.ts';
 
-const conf = join(PUBLISH.out, 'static-hosts', 'nginx.conf');
-const absent = spawnSync('nginx', ['-v'], { stdio: 'ignore' }).error ? 'nginx is not installed (apt-get install -y nginx)' : existsSync(conf) ? false : `${conf} is absent: run \`npm run build -- --target static\``;
+const SERVERS = {
+  nginx: { config: 'nginx.conf', listen: /listen \S+;/, at: (port: number) => `listen 127.0.0.1:${port};`, args: (dir: string) => ['-p', dir, '-c', 'nginx.conf', '-g', 'daemon off;'], install: 'nginx' },
+  caddy: { config: 'Caddyfile', listen: /^http:\/\/\S+ \{$/m, at: (port: number) => `http://127.0.0.1:${port} {`, args: (dir: string) => ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], install: 'caddy' },
+} as const;
 
-describe('the static target on a plain nginx', { skip: absent }, () => {
-  let nginx: ChildProcess;
+for (const [name, server] of Object.entries(SERVERS)) {
+const conf = join(PUBLISH.out, 'static-hosts', server.config);
+const absent = spawnSync(name, ['version'], { stdio: 'ignore' }).error ? `${name} is not installed (apt-get install -y ${server.install})` : existsSync(conf) ? false : `${conf} is absent: run \`npm run build -- --target static\``;
+
+describe(`the static target on a plain ${name}`, { skip: absent }, () => {
+  let child: ChildProcess;
   let dir: string;
   let base: string;
   before(async () => {
-    const server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as { port: number };
-    await new Promise((r) => server.close(r));
-    dir = await mkdtemp(join(tmpdir(), 'folio-static-'));
+    const listener = createServer().listen(0, '127.0.0.1');
+    await once(listener, 'listening');
+    const { port } = listener.address() as { port: number };
+    await new Promise((r) => listener.close(r));
+    dir = await mkdtemp(join(tmpdir(), `folio-static-${name}-`));
     await chmod(dir, 0o755);
     for (const d of ['logs', 'tmp']) await mkdir(join(dir, d));
-    await writeFile(join(dir, 'nginx.conf'), (await readFile(conf, 'utf8')).replace(/listen \S+;/, `listen 127.0.0.1:${port};`));
-    nginx = spawn('nginx', ['-p', dir, '-c', 'nginx.conf', '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    passOn(nginx.stdout!, `nginx ${nginx.pid}`);
-    passOn(nginx.stderr!, `nginx ${nginx.pid}`);
+    await writeFile(join(dir, server.config), (await readFile(conf, 'utf8')).replace(server.listen, server.at(port)));
+    child = spawn(name, server.args(dir), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir } });
+    passOn(child.stdout!, `${name} ${child.pid}`);
+    passOn(child.stderr!, `${name} ${child.pid}`);
     base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 200 && !(await fetch(`${base}/`).then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
   });
   after(async () => {
-    if (nginx && nginx.exitCode === null) {
-      nginx.kill('SIGTERM');
-      await once(nginx, 'exit');
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
     }
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -70,6 +76,8 @@ describe('the static target on a plain nginx', { skip: absent }, () => {
     assert.equal(posts.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.ok(Array.isArray((await posts.json()).data));
     assert.equal((await fetch(`${base}/api/posts?lang=FR`)).status, 404, 'the static copy has canonical queries only');
+    // dist/current/manifest.json, from dist/static/api/posts/_query/: a query never leads out of the root.
+    assert.equal((await fetch(`${base}/api/posts?/../../../../current/manifest`)).status, 404, 'a query with a slash names no file');
     const page = await fetch(`${base}/the-slow-web?utm_source=x`);
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type')!, /^text\/html/);
@@ -96,3 +104,4 @@ describe('the static target on a plain nginx', { skip: absent }, () => {
     assert.match(await br.text(), /a besoin du serveur/, 'its precompressed variants say it too');
   });
 });
+}

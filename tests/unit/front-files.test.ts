@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { frontBase, frontFiles, frontRules, MALFORMED_QUERY } from '../../src/pipeline/targets/front-files.ts';
-import { parseHeaders } from '../../src/pipeline/targets/static-nginx.ts';
+import { parseHeaders, staticHostRules } from '../../src/pipeline/targets/static-host-rules.ts';
 import type { Manifest, ManifestFile } from '../../src/pipeline/publish/manifest.ts';
 
 const API = 'public, max-age=60, s-maxage=300, stale-while-revalidate=86400';
@@ -51,5 +51,27 @@ test('_headers blocks are read back for a plain server', () => {
   assert.deepEqual(parseHeaders('/*\n  a: 1\n  b: x: y\n/feed.xml\n  Content-Type: application/rss+xml\n'), [
     { path: '/*', headers: [['a', '1'], ['b', 'x: y']] },
     { path: '/feed.xml', headers: [['Content-Type', 'application/rss+xml']] },
+  ]);
+});
+
+test('a plain server\'s rules: headers on every answer, blocks with their type apart, redirects with their splat, types by extension', () => {
+  const rules = staticHostRules(
+    manifest([file('/feed.xml', 'application/rss+xml; charset=utf-8', API), file('/x/index.json', 'application/json; charset=utf-8', API)], {}),
+    { json: 'application/json', xml: 'application/xml' },
+    '/*\n  a: 1\n/_astro/*\n  cache-control: immutable\n/feed.xml\n  Content-Type: application/rss+xml\n',
+    '/en / 301\n/en/* /:splat 301\n/api /api/index.json 200\n',
+  );
+  assert.deepEqual(rules.all, [['a', '1']]);
+  assert.deepEqual(rules.located, [
+    { path: '/_astro/', prefix: true, headers: [['cache-control', 'immutable']] },
+    { path: '/feed.xml', prefix: false, type: 'application/rss+xml', headers: [] },
+  ]);
+  assert.deepEqual(rules.redirects, [
+    { from: '/en', to: '/', status: 301, prefix: false },
+    { from: '/en/', to: '/:splat', status: 301, prefix: true },
+  ]);
+  assert.deepEqual(rules.types, [
+    ['xml', 'application/rss+xml; charset=utf-8'],
+    ['json', 'application/json; charset=utf-8'],
   ]);
 });

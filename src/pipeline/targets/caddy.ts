@@ -3,9 +3,9 @@ import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { IMMUTABLE, MALFORMED_QUERY, NEGOTIATED_KEY, type FrontOptions, type FrontRules } from './front-files.ts';
 
 // Caddyfile: in "..." only \" is an escape; in `...` nothing is (regular expressions go there).
-const quote = (s: string) => `"${s.replace(/"/g, '\\"')}"`;
+export const caddyQuote = (s: string) => `"${s.replace(/"/g, '\\"')}"`;
 const raw = (s: string) => `\`${s}\``;
-const headerBlock = (headers: Record<string, string>, indent: string) => `${indent}header {\n${Object.entries(headers).map(([k, v]) => `${indent}\t${k} ${quote(v)}`).join('\n')}\n${indent}}`;
+export const caddyHeaders = (headers: Record<string, string>, indent: string) => `${indent}header {\n${Object.entries(headers).map(([k, v]) => `${indent}\t${k} ${caddyQuote(v)}`).join('\n')}\n${indent}}`;
 
 /**
  * A Caddyfile for `caddy run --config dist/caddy/Caddyfile`: what nginx.ts does, in Caddy's terms
@@ -39,7 +39,7 @@ ${host ? `\tbind ${host}\n` : ''}\troot * ${root}
 
 \t@preflight method OPTIONS
 \thandle @preflight {
-${headerBlock({ ...policy, 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '86400' }, '\t\t')}
+${caddyHeaders({ ...policy, 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '86400' }, '\t\t')}
 \t\trespond 204
 \t}
 
@@ -73,10 +73,10 @@ ${[...types, ...caches].map(([name, matcher]) => `\t${name} ${matcher}`).join('\
 \thandle @static {
 \t\troute {
 \t\t\trewrite {http.matchers.file.relative}
-${headerBlock(policy, '\t\t\t')}
-${types.map(([name, , type]) => `\t\t\theader ${name} Content-Type ${quote(type)}`).join('\n')}
-${[...caches].reverse().map(([name, , cc]) => `\t\t\theader ${name} Cache-Control ${quote(cc)}`).join('\n')}
-${[['@negotiatedCoded', 'Accept, Accept-Encoding'], ['@coded', 'Accept-Encoding'], ['@negotiated', 'Accept']].map(([m, v]) => `\t\t\theader ${m} {\n\t\t\t\tVary ${quote(v!)}\n\t\t\t\tdefer\n\t\t\t}`).join('\n')}
+${caddyHeaders(policy, '\t\t\t')}
+${types.map(([name, , type]) => `\t\t\theader ${name} Content-Type ${caddyQuote(type)}`).join('\n')}
+${[...caches].reverse().map(([name, , cc]) => `\t\t\theader ${name} Cache-Control ${caddyQuote(cc)}`).join('\n')}
+${[['@negotiatedCoded', 'Accept, Accept-Encoding'], ['@coded', 'Accept-Encoding'], ['@negotiated', 'Accept']].map(([m, v]) => `\t\t\theader ${m} {\n\t\t\t\tVary ${caddyQuote(v!)}\n\t\t\t\tdefer\n\t\t\t}`).join('\n')}
 \t\t\tfile_server {
 \t\t\t\tprecompressed br gzip
 \t\t\t}
@@ -92,7 +92,7 @@ ${[['@negotiatedCoded', 'Accept, Accept-Encoding'], ['@coded', 'Accept-Encoding'
 
 \t# Caddy's own answers (a 502 while Node is down) carry the policy headers too, as nginx's do.
 \thandle_errors {
-${headerBlock(policy, '\t\t')}
+${caddyHeaders(policy, '\t\t')}
 \t\trespond "{err.status_code} {err.status_text}" {err.status_code}
 \t}
 }

@@ -1,5 +1,6 @@
 import type { Manifest, ManifestFile } from '../publish/manifest.ts';
 import { isJson } from '../../app/policies/rate-limit.ts';
+import { VARIANT_FOLDER } from '../../core/responsive-images.ts';
 
 /**
  * What a front server (nginx, Caddy: targets/nginx.ts, caddy.ts) serves itself, and where it finds
@@ -72,7 +73,8 @@ export function frontFiles(manifest: Manifest): FrontFile[] {
 export const MALFORMED_QUERY = /%([^0-9A-Fa-f]|[0-9A-Fa-f][^0-9A-Fa-f]|[0-9A-Fa-f]?$)/;
 
 /** Immutable caching by folder (Astro's hashed assets, image variants); everything else by its key. */
-export const IMMUTABLE = /^(\/sandbox)?\/media\/_v\/|^\/_astro\//;
+export const IMMUTABLE_FOLDERS = ['/_astro/', `/media/${VARIANT_FOLDER}/`, `/sandbox/media/${VARIANT_FOLDER}/`];
+export const IMMUTABLE = new RegExp(`^(?:${IMMUTABLE_FOLDERS.map((f) => f.replace(/[/.]/g, '\\$&')).join('|')})`);
 
 /** The extension of a URL's last segment, as fronts read it ('' for none). */
 export const URL_EXTENSION = /\.([A-Za-z0-9]+)$/;

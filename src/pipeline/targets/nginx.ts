@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { CORS_HEADERS, ALLOW_HEADERS, ALLOW_METHODS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { FRONT_ROOT } from './front-copy.ts';
-import { IMMUTABLE, MALFORMED_QUERY, NEGOTIATED_KEY, URL_EXTENSION, type FrontOptions, type FrontRules } from './front-files.ts';
+import { IMMUTABLE_FOLDERS, MALFORMED_QUERY, NEGOTIATED_KEY, URL_EXTENSION, type FrontOptions, type FrontRules } from './front-files.ts';
 
 /** Debian's brotli_static (libnginx-mod-http-brotli-static): loaded when present where the build runs. */
 export const BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
@@ -12,6 +12,7 @@ export const BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_modu
  * (never the system's), and the http block's plain-file settings, up to its own directives.
  */
 export const NGINX_RUN = `worker_processes auto;
+pcre_jit on;
 pid nginx.pid;
 error_log logs/error.log warn;
 events { worker_connections 4096; }
@@ -30,6 +31,49 @@ http {
 
 export const quote = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
 const headerLines = (headers: Record<string, string>, indent: string) => Object.entries(headers).map(([k, v]) => `${indent}add_header ${k} ${quote(v)} always;`).join('\n');
+
+/** A location serving stored files: its Cache-Control and Vary, what try_files tries, and whether it decides what is served here. */
+interface FilesLocation {
+  at: string;
+  cache: string;
+  vary: string;
+  tries: string;
+  guarded: boolean;
+}
+
+function filesLocation({ at, cache, vary, tries, guarded }: FilesLocation, policy: Record<string, string>): string {
+  const guard = `      if ($request_method = OPTIONS) {
+${headerLines({ ...policy, 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '86400' }, '        ')}
+        return 204;
+      }
+      error_page 418 = @node;
+      if ($folio_static = 0) {
+        return 418;
+      }
+`;
+  return `    location ${at} {
+${guarded ? guard : ''}${headerLines(policy, '      ')}
+      add_header cache-control ${cache} always;
+${vary ? `      add_header vary ${vary};\n` : ''}      try_files ${tries};
+    }
+`;
+}
+
+/**
+ * The locations of the stored files. A page (what readers mostly ask for) is one lookup with its
+ * headers known: `/` tries the URL with the pages' key, then @files the keys the URL's extension
+ * allows; the immutable folders the same keys, with their own caching.
+ */
+function filesLocations(rules: FrontRules, depth: number): FilesLocation[] {
+  const byExtension = [...Array.from({ length: depth }, (_, i) => `$folio_base.$folio_try${i + 1}`), '@node'].join(' ');
+  const page = rules.extensions.find(([ext]) => ext === '')?.[1][0];
+  const pageCache = rules.cacheByKey.find(([key]) => key === page)?.[1];
+  const rest = { cache: '$folio_cache', vary: '$folio_vary', tries: byExtension };
+  return [
+    ...(page && pageCache ? [{ at: '/', cache: quote(pageCache), vary: page.startsWith(NEGOTIATED_KEY) ? 'Accept' : '', tries: `$uri.${page} @files`, guarded: true }, { at: '@files', ...rest, guarded: false }] : [{ at: '/', ...rest, guarded: true }]),
+    ...(rules.immutable ? IMMUTABLE_FOLDERS.map((folder) => ({ at: `^~ ${folder}`, ...rest, cache: quote(rules.immutable!), guarded: true })) : []),
+  ];
+}
 
 /**
  * nginx.conf for `nginx -p dist/nginx -c nginx.conf`: published files from the `site` link (front-files.ts),
@@ -62,23 +106,21 @@ ${brotli ? '  brotli_static on;\n' : ''}  # A link switched under nginx is follo
 
   # Served here: GET and HEAD without Authorization (the bearer 401 is Node's, rate-counted), without
   # Range (Node's 206/416), with an Accept that does not ask for JSON or Markdown (Node negotiates),
-  # and a query string Node would not refuse (malformed percent-encoding is its 400).
-  map "$request_method:$http_authorization:$http_range" $folio_plain {
-    "GET::" 1;
-    "HEAD::" 1;
+  # and a query string Node would not refuse (malformed percent-encoding is its 400). Each map names
+  # the next as its value: a request stops at the first that says no, and no string is put together.
+  map "$request_method:$http_authorization:$http_range" $folio_static {
+    "GET::" $folio_accept;
+    "HEAD::" $folio_accept;
     default 0;
   }
   map $http_accept $folio_accept {
     "~*json|markdown" 0;
-    default 1;
+    default $folio_args;
   }
   map $args $folio_args {
+    "" 1;
     ${quote(`~${MALFORMED_QUERY.source}`)} 0;
     default 1;
-  }
-  map "$folio_plain$folio_accept$folio_args" $folio_static {
-    111 1;
-    default 0;
   }
   # The file for a URL: the URL (a folder's with a dot: /fr/ is /fr/..html) and one of the keys its
   # extension allows (front-files.ts); a key that no file has ("-") is a miss, and the request goes to Node.
@@ -91,16 +133,17 @@ ${brotli ? '  brotli_static on;\n' : ''}  # A link switched under nginx is follo
     default "";
   }
 ${tries.map((column, i) => `  map $folio_ext $folio_try${i + 1} {\n${column.map(([ext, key]) => `    ${quote(ext)} ${key};`).join('\n')}\n    default -;\n  }`).join('\n')}
-  # Caching and Vary by the file's key (or its folder, for immutable assets).
-  map $uri $folio_class {
-${rules.immutable ? `    ${quote(`~${IMMUTABLE.source}`)} immutable;\n` : ''}    "~\\.(?<folio_k>[a-z0-9-]+)$" $folio_k;
+  # The served file's key, read by hash as a host name's last label (no regular expression), gives
+  # its caching and Vary; files in the immutable folders get theirs from their location.
+  map $uri $folio_key {
+    hostnames;
+${rules.types.map(([key]) => `    *.${key} ${key};`).join('\n')}
   }
-  map $folio_class $folio_cache {
-${[...(rules.immutable ? [['immutable', rules.immutable]] : []), ...rules.cacheByKey].map(([k, cc]) => `    ${k} ${quote(cc!)};`).join('\n')}
+  map $folio_key $folio_cache {
+${rules.cacheByKey.map(([k, cc]) => `    ${k} ${quote(cc)};`).join('\n')}
   }
-  map $folio_class $folio_vary {
-    "~^${NEGOTIATED_KEY}" "Accept";
-    default "";
+  map $folio_key $folio_vary {
+${rules.types.filter(([key]) => key.startsWith(NEGOTIATED_KEY)).map(([key]) => `    ${key} Accept;\n`).join('')}    default "";
   }
 
   upstream folio {
@@ -115,21 +158,7 @@ ${[...(rules.immutable ? [['immutable', rules.immutable]] : []), ...rules.cacheB
     # nginx's own answers (a 502 while Node is down) carry the policy headers too.
 ${headerLines(policy, '    ')}
 
-    location / {
-      if ($request_method = OPTIONS) {
-${headerLines({ ...policy, 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '86400' }, '        ')}
-        return 204;
-      }
-      error_page 418 = @node;
-      if ($folio_static = 0) {
-        return 418;
-      }
-${headerLines(policy, '      ')}
-      add_header cache-control $folio_cache always;
-      add_header vary $folio_vary;
-      try_files ${tries.map((_, i) => `$folio_base.$folio_try${i + 1}`).join(' ')} @node;
-    }
-
+${filesLocations(rules, depth).map((l) => filesLocation(l, policy)).join('\n')}
     location @node {
       proxy_pass http://folio;
       proxy_http_version 1.1;

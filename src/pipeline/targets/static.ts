@@ -6,6 +6,8 @@ import { messages } from '../../core/messages.ts';
 import { escapeHtml } from '../../site/html.ts';
 import { RESULTS_SLOT } from '../../site/search-results.ts';
 import { staticNginxConf } from './static-nginx.ts';
+import { staticCaddyfile } from './static-caddy.ts';
+import { staticHostRules } from './static-host-rules.ts';
 import { FRONT_DEFAULTS } from './front.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { BuildLayout } from '../roots.ts';
@@ -140,9 +142,9 @@ export async function placeArtefact(layout: BuildLayout, manifest: Manifest, out
  * A host with no functions (GitHub Pages, S3, Netlify or Cloudflare Pages without functions):
  * the static artefact as it is, with `_redirects` also rewriting each published URL to its file,
  * search pages saying that search needs the server, and beside it (`{outDir}-hosts/`) an nginx
- * configuration serving it as it is, for hosts that read neither `_headers` nor `_redirects`.
+ * configuration and a Caddyfile serving it as it is, for hosts that read neither `_headers` nor `_redirects`.
  * `withFunctions` (Netlify): the same files for a CDN in front of Folio's function, which answers
- * searches, so the search pages keep their form and no nginx configuration is written.
+ * searches, so the search pages keep their form and no server configuration is written.
  */
 export async function writeStatic(layout: BuildLayout, outDir: string, options: { listen?: string; withFunctions?: boolean } = {}): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
@@ -160,6 +162,9 @@ export async function writeStatic(layout: BuildLayout, outDir: string, options: 
   const hosts = `${outDir}-hosts`;
   await rm(hosts, { recursive: true, force: true });
   for (const dir of ['logs', 'tmp']) await mkdir(join(hosts, dir), { recursive: true });
-  await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`, resolve(outDir), options.listen ?? FRONT_DEFAULTS.listen));
-  return `static: ${outDir}: ${placed + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf serves it on a plain nginx (nginx -p ${hosts} -c nginx.conf)`;
+  const hostRules = staticHostRules(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`);
+  const listen = options.listen ?? FRONT_DEFAULTS.listen;
+  await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(hostRules, resolve(outDir), listen));
+  await writeFile(join(hosts, 'Caddyfile'), staticCaddyfile(hostRules, resolve(outDir), listen));
+  return `static: ${outDir}: ${placed + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf and ${hosts}/Caddyfile serve it on a plain nginx or Caddy (nginx -p ${hosts} -c nginx.conf; caddy run --config ${hosts}/Caddyfile --adapter caddyfile)`;
 }
