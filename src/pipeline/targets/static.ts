@@ -63,8 +63,18 @@ export function sharedAnswerNames(manifest: Manifest): [string, string][] {
   return names;
 }
 
-/** The type a static host gives a file by its extension (what it serves when `_headers` says nothing). */
-const HOST_TYPES: Record<string, string> = { json: 'application/json', html: 'text/html', md: 'text/markdown', txt: 'text/plain', xml: 'application/xml' };
+/**
+ * The type a static host gives a file by its extension (what it serves when `_headers` says nothing),
+ * as Netlify sends it: UTF-8 named for text types but not for XML, which a parser reads from the file.
+ */
+const HOST_TYPES: Record<string, string> = {
+  json: 'application/json; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  xml: 'application/xml',
+  ico: 'image/vnd.microsoft.icon',
+};
 
 /**
  * `_headers` blocks for the published URLs whose file a host would serve with another type (feeds are
@@ -79,7 +89,7 @@ export function typeRules(manifest: Manifest): string[] {
   }
   manifest.files.forEach((f, i) => {
     const expected = HOST_TYPES[f.file.split('.').pop() ?? ''];
-    if (!expected || (f.type.split(';')[0] === expected && !f.headers)) return;
+    if (!expected || (f.type.toLowerCase() === expected && !f.headers)) return;
     const headers = [`  Content-Type: ${f.type}`, ...Object.entries(f.headers ?? {}).map(([k, v]) => `  ${k}: ${v}`)];
     for (const url of new Set([...(urls.get(i) ?? []), f.file])) blocks.push([url, ...headers].join('\n'));
   });
