@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BuildLayout } from '../roots.ts';
 import { readManifest } from '../publish/client-files.ts';
@@ -61,11 +61,34 @@ async function bundleEdge(name: string, outDir: string, config: object, define: 
   await writeFile(outfile, `${await readFile(outfile, 'utf8')}export const config = ${JSON.stringify(config)};\n`);
 }
 
+/**
+ * Where the API indexes' pages are copied for the CDN: at `{index}/index.html` the API folders'
+ * `Cache-Control` block would match them too (Netlify joins both values), so the negotiation
+ * rewrites a browser's request to a copy outside them.
+ */
+const indexPage = (path: string) => `/_folio/pages${path}.html`;
+
 /** Negotiated URL -> each offer's file where the static artefact has it (a page at `{path}/index.html`). */
 function negotiatedPlaced(manifest: Manifest): ReturnType<typeof negotiatedFiles> {
   const files = negotiatedFiles(manifest);
-  for (const [path, offers] of Object.entries(files)) if (offers.html) offers.html = `${path.replace(/\/$/, '')}/index.html`;
+  for (const [path, offers] of Object.entries(files)) {
+    if (offers.html) offers.html = NEGOTIATED_INDEXES.includes(path) ? indexPage(path) : `${path.replace(/\/$/, '')}/index.html`;
+  }
   return files;
+}
+
+/** The API indexes' pages copied to `indexPage`, with their own `Cache-Control` (`_headers` blocks). */
+async function placeIndexPages(manifest: Manifest, site: string): Promise<string[]> {
+  const blocks: string[] = [];
+  for (const path of NEGOTIATED_INDEXES) {
+    const answer = manifest.paths[path]?.answers[''];
+    const html = typeof answer === 'object' ? answer.html : undefined;
+    if (html === undefined) continue;
+    await mkdir(join(site, indexPage(path), '..'), { recursive: true });
+    await copyFile(join(site, path, 'index.html'), join(site, indexPage(path)));
+    blocks.push(`${indexPage(path)}\n  cache-control: ${manifest.files[html]!.cacheControl}`);
+  }
+  return blocks;
 }
 
 /**
@@ -81,7 +104,8 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
   await writeStatic(layout, site, { withFunctions: true });
   const manifest = await readManifest(layout);
   await writeFile(join(site, '_redirects'), netlifyRedirects(manifest, await readFile(join(layout.client, '_redirects'), 'utf8')));
-  await writeFile(join(site, '_headers'), netlifyHeaders(manifest, await readFile(join(site, '_headers'), 'utf8')));
+  const indexBlocks = await placeIndexPages(manifest, site);
+  await writeFile(join(site, '_headers'), `${netlifyHeaders(manifest, await readFile(join(site, '_headers'), 'utf8'))}${indexBlocks.join('\n')}\n`);
   const shipped = await shipBuild(layout, roots, join(outDir, 'build'), searchPagesOnly(manifest));
   const config = functionConfig(manifest);
   // Netlify reads `config` from the entry's source as a literal: a two-line entry holds it, and

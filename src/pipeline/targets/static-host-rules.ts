@@ -63,7 +63,7 @@ function typesByExtension(manifest: Manifest, hostTypes: Record<string, string>)
   }
   return [...counts].map(([ext, byType]) => {
     const types = [...byType].sort((a, b) => b[1] - a[1]).map(([type]) => type);
-    return [ext, types.find((t) => t.split(';')[0] === hostTypes[ext]) ?? types[0]!];
+    return [ext, types.find((t) => t.split(';')[0] === hostTypes[ext]?.split(';')[0]) ?? types[0]!];
   });
 }
 

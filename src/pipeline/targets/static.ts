@@ -68,8 +68,18 @@ export function sharedAnswerNames(manifest: Manifest): [string, string][] {
   return names;
 }
 
-/** The type a static host gives a file by its extension (what it serves when `_headers` says nothing). */
-const HOST_TYPES: Record<string, string> = { json: 'application/json', html: 'text/html', md: 'text/markdown', txt: 'text/plain', xml: 'application/xml' };
+/**
+ * The type a static host gives a file by its extension (what it serves when `_headers` says nothing),
+ * as Netlify sends it: UTF-8 named for text types but not for XML, which a parser reads from the file.
+ */
+const HOST_TYPES: Record<string, string> = {
+  json: 'application/json; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  xml: 'application/xml',
+  ico: 'image/vnd.microsoft.icon',
+};
 
 /** A file a host would serve with another type than its own, or without its extra headers, and the URLs it answers. */
 export interface RetypedFile {
@@ -88,7 +98,7 @@ export function retypedFiles(manifest: Manifest): RetypedFile[] {
   }
   return manifest.files.flatMap((f, i) => {
     const expected = HOST_TYPES[f.file.split('.').pop() ?? ''];
-    if (!expected || (f.type.split(';')[0] === expected && !f.headers)) return [];
+    if (!expected || (f.type.toLowerCase() === expected && !f.headers)) return [];
     return [{ file: f.file, type: f.type, headers: f.headers ?? {}, urls: urls.get(i) ?? [] }];
   });
 }
