@@ -17,6 +17,8 @@ export interface FunctionHost {
   clientHeader: string;
   hostname: string;
   vars?: Vars;
+  /** An edge layer in front already counted every request in the shared store (Netlify with Upstash): counting again would count twice. */
+  countedBefore?: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export function functionApp(host: FunctionHost): App<undefined> {
   const settings = appSettings(vars);
   const secret = typeof vars.EVENT_SIGNING_SECRET === 'string' ? vars.EVENT_SIGNING_SECRET : '';
   const redisUrl = typeof vars.REDIS_URL === 'string' ? vars.REDIS_URL : '';
-  const redis = redisUrl && settings.rateLimit > 0 ? redisState(redisUrl, (m) => console.error(m)) : undefined;
+  const redis = redisUrl && settings.rateLimit > 0 && !host.countedBefore ? redisState(redisUrl, (m) => console.error(m)) : undefined;
   const load = async (): Promise<Build> => {
     // Instances cannot agree on a random key (events signed in one would not verify in another):
     // without the secret only the streams, which sign, are refused.

@@ -7,7 +7,7 @@ import { FUNCTION_PREFIX } from '../../pipeline/targets/cdn-routes.ts';
 
 // The build ships beside the function as its included files (netlify.toml), without the site's
 // files: the CDN serves those, and whatever reaches the function is computed.
-const app = functionApp({ dir: fileURLToPath(new URL('../build', import.meta.url)), clientHeader: 'x-nf-client-connection-ip', hostname: 'netlify', computeAll: true });
+const app = functionApp({ dir: fileURLToPath(new URL('../build', import.meta.url)), clientHeader: 'x-nf-client-connection-ip', hostname: 'netlify', computeAll: true, countedBefore: Boolean(process.env.UPSTASH_REDIS_REST_URL) });
 
 /** A request `_redirects` rewrote to the function (`/_folio/fn/api/posts?per_page=20`) is answered for its own path. */
 function unprefixed(request: Request): Request {

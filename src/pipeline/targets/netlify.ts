@@ -55,7 +55,7 @@ export function netlifyHeaders(manifest: Manifest, base: string): string {
 }
 
 /** An edge function as one ES module for Deno, its declaration (`config`) written after it as a literal. */
-async function bundleEdge(name: string, outDir: string, config: object, define: Record<string, string> = {}, entry = name): Promise<void> {
+export async function bundleEdge(name: string, outDir: string, config: object, define: Record<string, string> = {}, entry = name): Promise<void> {
   const outfile = join(outDir, 'edge-functions', `${name}.js`);
   await build({ entryPoints: [resolve(`src/hosts/netlify/edge/${entry}.ts`)], outfile, bundle: true, platform: 'neutral', format: 'esm', target: 'es2022', logLevel: 'error', define });
   await writeFile(outfile, `${await readFile(outfile, 'utf8')}export const config = ${JSON.stringify(config)};\n`);
@@ -119,11 +119,17 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
   const negotiated = { FOLIO_NEGOTIATED: JSON.stringify(negotiatedPlaced(manifest)) };
   await bundleEdge('negotiate', outDir, { path: NEGOTIATED_PAGES, header: { accept: '(json|markdown)' } }, negotiated);
   await bundleEdge('negotiate-index', outDir, { path: NEGOTIATED_INDEXES }, negotiated, 'negotiate');
+  // Declared only for a build that has the store (Netlify's build sees the site's variables): without
+  // it, no request pays for an edge function that would count nothing.
+  if (process.env.UPSTASH_REDIS_REST_URL && manifest.limits.rateLimit > 0) {
+    await bundleEdge('rate-limit', outDir, { path: API_PREFIXES.flatMap((p) => [p, `${p}/*`]) }, { FOLIO_LIMITS: JSON.stringify(manifest.limits) });
+  }
   await writeFile(
     join(outDir, 'netlify.toml'),
     [
       '# Written by `npm run build -- --target netlify`. Deploy from this folder: `netlify deploy --prod`.',
-      '# Set EVENT_SIGNING_SECRET (streams) and REDIS_URL (the rate limit of what the function answers) in the site settings.',
+      '# Set EVENT_SIGNING_SECRET (streams) in the site settings, and for the rate limit either UPSTASH_REDIS_REST_URL and',
+      '# UPSTASH_REDIS_REST_TOKEN (before the build: an edge function then counts every API request) or REDIS_URL (what the function answers).',
       '[build]',
       '  publish = "static"',
       '  edge_functions = "edge-functions"',
