@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleEdge } from '../../src/pipeline/targets/netlify.ts';
+import { bundleEdge, rateLimitDeclaration } from '../../src/pipeline/targets/netlify.ts';
 import { redisBinary, startRedis } from '../helpers/redis.ts';
 import { startUpstash } from '../helpers/upstash-server.ts';
 
@@ -13,6 +13,7 @@ import { startUpstash } from '../helpers/upstash-server.ts';
 const binary = redisBinary();
 const skip = binary ? false : 'redis-server (or valkey-server) is not installed: apt-get install -y redis-server';
 const TOKEN = 'test-upstash-token';
+const LIMITS = { limits: { rateLimit: 3, rateWindowSeconds: 86_400, bodyLimit: 1_000_000 } };
 type Edge = (request: Request, context: { ip: string; next(): Promise<Response> }) => Promise<Response>;
 
 describe('Netlify rate-limit edge function on Upstash', { skip }, () => {
@@ -29,8 +30,9 @@ describe('Netlify rate-limit edge function on Upstash', { skip }, () => {
     redis = await startRedis(binary!);
     upstash = await startUpstash(redis.url, TOKEN);
     dir = await mkdtemp(join(tmpdir(), 'folio-edge-'));
-    await bundleEdge('rate-limit', dir, { path: ['/api', '/api/*'] }, { FOLIO_LIMITS: JSON.stringify({ rateLimit: 3, rateWindowSeconds: 86_400 }) });
     const env: Record<string, string> = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: TOKEN };
+    const declared = rateLimitDeclaration(LIMITS, env)!;
+    await bundleEdge('rate-limit', dir, declared.config, declared.define);
     (globalThis as { Netlify?: unknown }).Netlify = { env: { get: (name: string) => env[name] } };
     console.error = (m: string) => void logged.push(m);
     edge = ((await import(pathToFileURL(join(dir, 'edge-functions', 'rate-limit.js')).href)) as { default: Edge }).default;
@@ -42,10 +44,12 @@ describe('Netlify rate-limit edge function on Upstash', { skip }, () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  test('the build declares it on the API paths with the build limits written in', async () => {
+  test('the build declares it on the API paths only with the store and a limit, the build limits written in', async () => {
+    assert.equal(rateLimitDeclaration(LIMITS, {}), undefined, 'no store: no edge function');
+    assert.equal(rateLimitDeclaration({ limits: { ...LIMITS.limits, rateLimit: 0 } }, { UPSTASH_REDIS_REST_URL: upstash.url }), undefined, 'no limit: no edge function');
     const source = await readFile(join(dir, 'edge-functions', 'rate-limit.js'), 'utf8');
-    assert.match(source, /export const config = \{"path":\["\/api","\/api\/\*"\]\};\n$/);
-    assert.match(source, /\{ rateLimit: 3, rateWindowSeconds: 86400 \}/, 'the limits are written in');
+    assert.match(source, /export const config = \{"path":\["\/api","\/api\/\*","\/mcp","\/mcp\/\*","\/sandbox\/api","\/sandbox\/api\/\*","\/sandbox\/mcp","\/sandbox\/mcp\/\*"\]\};\n$/);
+    assert.match(source, /\{ rateLimit: 3, rateWindowSeconds: 86400, bodyLimit: 1e6 \}/, 'the limits are written in');
   });
 
   test('counts each client exactly in its window, with the app headers on JSON, and answers the 429 as the app does', async () => {

@@ -92,6 +92,16 @@ async function placeIndexPages(manifest: Manifest, site: string): Promise<string
 }
 
 /**
+ * The rate-limit edge function's declaration (the API's paths) and the build's limits written into
+ * it, for a build that has the Upstash store and a limit (Netlify's build sees the site's
+ * variables); otherwise none, so no request pays for an edge function that would count nothing.
+ */
+export function rateLimitDeclaration(manifest: Pick<Manifest, 'limits'>, env: Readonly<Record<string, string | undefined>> = process.env): { config: { path: string[] }; define: Record<string, string> } | undefined {
+  if (!env.UPSTASH_REDIS_REST_URL || manifest.limits.rateLimit <= 0) return undefined;
+  return { config: { path: API_PREFIXES.flatMap((p) => [p, `${p}/*`]) }, define: { FOLIO_LIMITS: JSON.stringify(manifest.limits) } };
+}
+
+/**
  * A Netlify site in `outDir`: `netlify.toml`; `static/`, the whole static artefact the CDN serves
  * (`--target static`'s, with Netlify's `_redirects` and `_headers`); `edge-functions/` (the bearer
  * 401 on requests with `Authorization`, the OPTIONS preflight, negotiation on `Accept` naming JSON
@@ -119,11 +129,8 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
   const negotiated = { FOLIO_NEGOTIATED: JSON.stringify(negotiatedPlaced(manifest)) };
   await bundleEdge('negotiate', outDir, { path: NEGOTIATED_PAGES, header: { accept: '(json|markdown)' } }, negotiated);
   await bundleEdge('negotiate-index', outDir, { path: NEGOTIATED_INDEXES }, negotiated, 'negotiate');
-  // Declared only for a build that has the store (Netlify's build sees the site's variables): without
-  // it, no request pays for an edge function that would count nothing.
-  if (process.env.UPSTASH_REDIS_REST_URL && manifest.limits.rateLimit > 0) {
-    await bundleEdge('rate-limit', outDir, { path: API_PREFIXES.flatMap((p) => [p, `${p}/*`]) }, { FOLIO_LIMITS: JSON.stringify(manifest.limits) });
-  }
+  const counting = rateLimitDeclaration(manifest);
+  if (counting) await bundleEdge('rate-limit', outDir, counting.config, counting.define);
   await writeFile(
     join(outDir, 'netlify.toml'),
     [
