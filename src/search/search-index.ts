@@ -3,7 +3,7 @@ import { tokens } from './encoders.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
 import { bodyCount, headCount, idf, wordScore, type SearchDoc } from './relevance.ts';
-import { stemGroups, stemTable, type StemGroups, type StemTable } from './stem-groups.ts';
+import { lowerBound, stemGroups, stemTable, type StemGroups, type StemTable } from './stem-groups.ts';
 import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle } from './word-forms.ts';
 
 /**
@@ -113,14 +113,7 @@ export function expand(search: LanguageSearch, word: string): number[] {
   if (SUBSTRING.has(search.lang)) return wordsHolding(search, word);
   const { vocabulary } = search;
   const out: number[] = [];
-  let lo = 0;
-  let hi = vocabulary.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (vocabulary[mid]! < word) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < vocabulary.length && out.length < MAX_EXPANSIONS && vocabulary[i]!.startsWith(word); i++) out.push(i);
+  for (let i = lowerBound(vocabulary, word); i < vocabulary.length && out.length < MAX_EXPANSIONS && vocabulary[i]!.startsWith(word); i++) out.push(i);
   return out;
 }
 

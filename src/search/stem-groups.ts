@@ -1,5 +1,17 @@
 import { stem } from './word-forms.ts';
 
+/** The first position in `sorted` (by code unit) whose word is not below `word`: where it is, or would be. */
+export function lowerBound(sorted: readonly string[], word: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < word) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The vocabulary's words grouped by stem, as the build writes them (`{lang}.stems.json`): the
  * distinct stems, sorted, and per vocabulary word the position of its stem. Stemming is the costly
@@ -42,14 +54,8 @@ export function stemGroups({ stems, of }: StemTable): StemGroups {
   return {
     stemAt: (position) => of[position]!,
     find(word) {
-      let lo = 0;
-      let hi = stems.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (stems[mid]! < word) lo = mid + 1;
-        else hi = mid;
-      }
-      return stems[lo] === word ? lo : -1;
+      const at = lowerBound(stems, word);
+      return stems[at] === word ? at : -1;
     },
     words(s) {
       if (!members) index();
