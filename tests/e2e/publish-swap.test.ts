@@ -73,6 +73,10 @@ function readers(url: string) {
   });
   return {
     seen,
+    /** Every target read at least once (a fixed wait is too short on a loaded machine). */
+    async ready() {
+      while (![...PUBLISHED, ...COMPUTED].every((t) => seen.some((s) => s.target === t))) await new Promise((r) => setTimeout(r, 50));
+    },
     async stop() {
       running = false;
       await Promise.all(loops);
@@ -118,7 +122,7 @@ describe('publishing while serving', () => {
     const manifest = await readFile(join(out, 'current', 'manifest.json'));
     const buildsBefore = await readdir(join(out, 'builds'));
     const loop = readers(server.url);
-    await new Promise((r) => setTimeout(r, 300));
+    await loop.ready();
     const first = new Map(loop.seen.map((s) => [s.target, s.body]));
     const post = join(content, 'posts', 'the-slow-web', 'en.md');
     const good = await readFile(post, 'utf8');
