@@ -2,6 +2,7 @@ import type { CatalogIndex } from './catalog-index.ts';
 import { citationForms, type CitationForms, type CslDate, type CslItem, type CslName } from './citation-styles.ts';
 import { DEFAULT_LANGUAGE, language } from './languages.ts';
 import type { Params } from './params.ts';
+import { providerName, UNRECORDED_PROVIDER } from './provider-names.ts';
 import { resolvePost } from './posts.ts';
 import { meta, summary, type ResponseMeta, type Summary } from './shape.ts';
 
@@ -53,10 +54,11 @@ export function cslItem(siteName: string, data: Summary, englishTitle: string): 
   const kind = translation.automated ? 'Machine translation' : 'Translation';
   return {
     ...item,
-    ...(translation.provider ? { translator: [{ literal: translation.provider }] } : {}),
+    // A model nobody recorded is no one to name as translator: the note says what it was.
+    ...(translation.provider && translation.provider !== UNRECORDED_PROVIDER ? { translator: [{ literal: providerName(translation.provider, DEFAULT_LANGUAGE) }] } : {}),
     'original-title': englishTitle,
     'original-date': issued,
-    note: `${kind}${translation.provider ? ` (${translation.provider})` : ''} of ${data.english_url}`,
+    note: `${kind}${translation.provider ? ` (${providerName(translation.provider, DEFAULT_LANGUAGE)})` : ''} of ${data.english_url}`,
     custom: { 'original-language': DEFAULT_LANGUAGE, 'original-URL': data.english_url, 'machine-translation': translation.automated },
   };
 }

@@ -95,6 +95,8 @@ export interface PageRecord {
 export interface MenuItem {
   kind: 'page' | 'category';
   slug: string;
+  /** A page's label in the languages it has no translation in (site.yaml `menu_names:`), by language code. */
+  names?: Record<string, string>;
 }
 
 export interface Catalog {

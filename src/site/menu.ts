@@ -9,8 +9,10 @@ import { hrefOf } from './page-specs.ts';
 export interface MenuLink {
   href: string;
   label: string;
-  /** The language the label and its target are in: the page's, or English when it has no such version. */
+  /** The language the label is in: the page's, or English when the target has no such version and site.yaml names it in no other. */
   lang: string;
+  /** The language the target is in, when it is not the label's (a page read in English, named in the page's language). */
+  hreflang?: string;
   /** The link leads to the page being shown (aria-current). */
   current: boolean;
 }
@@ -31,7 +33,8 @@ export function menuTargets(index: CatalogIndex, lang: string): { item: MenuItem
 
 /**
  * The site menu (`menu:` of site.yaml) in a page's language: a standalone page by its title in the
- * language it leads to, a category by its name in the page's language.
+ * language it leads to, or by its `menu_names:` entry in the page's language when it leads to the English
+ * page; a category by its name in the page's language.
  */
 export function menuLinks(root: SiteRoot, lang: string, currentPath: string): MenuLink[] {
   const { index } = root.core;
@@ -39,6 +42,8 @@ export function menuLinks(root: SiteRoot, lang: string, currentPath: string): Me
   return menuTargets(index, lang).map(({ item, lang: shown }) => {
     if (item.kind === 'page') {
       const href = hrefOf(root, { kind: 'page', lang: shown, slug: item.slug });
+      const named = shown !== lang ? item.names?.[lang] : undefined;
+      if (named) return { href, label: named, lang, hreflang: shown, current: here === href };
       return { href, label: index.pagesBySlug.get(item.slug)!.entries[shown]!.title, lang: shown, current: here === href };
     }
     const href = hrefOf(root, { kind: 'term', taxonomy: 'categories', lang: shown, slug: item.slug, page: 1 });

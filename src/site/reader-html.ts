@@ -6,12 +6,13 @@ import { toText } from 'hast-util-to-text';
 import type { Element, ElementContent, Root, Text } from 'hast';
 import { smartener, spaced } from './reader-text.ts';
 import { format, messages } from '../core/messages.ts';
+import { highlightCode } from './code-highlight.ts';
 
 /**
  * A post body as the reader's page prints it (the API's `content_html` and `structure.sections`
  * stay as the author wrote them): a heading outline without skipped levels under the page's
- * heading, the language's quotation marks, numbers kept on the line of their unit, and a link to
- * each section.
+ * heading, the language's quotation marks, numbers kept on the line of their unit, a link to
+ * each section, and fenced code coloured.
  */
 
 /**
@@ -97,7 +98,7 @@ export function sectionLinks(options: { lang: string }) {
 
 const processors = new Map<string, ReturnType<typeof processorFor>>();
 const processorFor = (lang: string, top: number) =>
-  unified().use(rehypeParse, { fragment: true }).use(outline, { top }).use(typography, { lang }).use(sectionLinks, { lang }).use(rehypeStringify);
+  unified().use(rehypeParse, { fragment: true }).use(outline, { top }).use(typography, { lang }).use(sectionLinks, { lang }).use(highlightCode).use(rehypeStringify);
 
 /** The body of a post for its page in `lang`, under a heading of level `top` (the page's h1). */
 export function readerHtml(html: string, lang: string, top = 1): string {

@@ -1,3 +1,4 @@
+import { messages } from '../../src/core/messages.ts';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unified } from 'unified';
@@ -83,9 +84,11 @@ describe('GET /api/posts/{slug}/cite', () => {
     assert.equal(csl.URL, detail.data.url);
     assert.equal(new URL(csl.URL).pathname, `/${lang}/${slug}`);
     assert.equal(csl.title, detail.data.title);
-    assert.deepEqual(csl.translator, [{ literal: detail.data.translation.provider }]);
+    // The demo's translations were made by a model nobody recorded: no translator is named, the note says what it was.
+    assert.equal(detail.data.translation.provider, 'llm:unrecorded');
+    assert.equal(csl.translator, undefined);
     assert.equal(csl['original-title'], (await get(site.url, `/api/posts/${slug}`)).json.data.title);
-    assert.equal(csl.note, `Machine translation (${detail.data.translation.provider}) of ${detail.data.english_url}`);
+    assert.equal(csl.note, `Machine translation (a language model whose name was not recorded) of ${detail.data.english_url}`);
     assert.deepEqual(csl.custom, { 'original-language': 'en', 'original-URL': detail.data.english_url, 'machine-translation': true });
     assert.ok(apa.includes(`[${csl['original-title']}]`), apa);
   });
@@ -122,7 +125,11 @@ describe('the post page: cite, share, the Markdown twin', () => {
       assert.deepEqual(codes, [api.apa, api.mla, api.chicago, api.bibtex, JSON.stringify(api.csl, null, 2)], lang);
       const provenance = p.all.find((e) => p.prop(e, 'dataProvenance') !== undefined);
       if (lang === 'en') assert.equal(provenance, undefined);
-      else assert.ok(toText(provenance!).includes(api.csl.translator[0].literal), 'the provider is named');
+      else {
+        // Named in the page's language, never by its raw id.
+        assert.ok(toText(provenance!).includes(messages(lang).unrecordedModel), `the provider is named in ${lang}`);
+        assert.ok(!toText(provenance!).includes('llm:unrecorded'), lang);
+      }
     }
     const fr = await page(`/fr/${translated.slug}`);
     assert.ok(fr.all.some((e) => e.tagName === 'summary' && toText(e) === 'Citer cet essai'), 'the label in the page\'s language');

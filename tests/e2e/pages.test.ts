@@ -74,6 +74,11 @@ test('pages are never posts: absent from /api/posts, feeds, search, GraphQL; the
   assert.match(entry[1]!, /hreflang="ja" href="[^"]*\/ja\/about"/);
   assert.match(entry[1]!, /hreflang="x-default"/);
   assert.doesNotMatch(sitemap, /\/de\/about</);
+  // Category and tag lists, in the languages they list posts in, with their alternates.
+  const category = /<url><loc>[^<]*\/fr\/category\/technology<\/loc>(.*?)<\/url>/.exec(sitemap);
+  assert.ok(category, 'the sitemap lists /fr/category/technology');
+  assert.match(category[1]!, /hreflang="en" href="[^"]*\/category\/technology"/);
+  assert.match(sitemap, /<loc>[^<]*\/tag\/[a-z0-9-]+<\/loc>/, 'the sitemap lists tag pages');
 });
 
 test('the menu on the homes of en, fr and ar is in their language', async () => {
@@ -85,9 +90,15 @@ test('the menu on the homes of en, fr and ar is in their language', async () => 
   assert.equal(fr[2]![0], '/fr/category/technology');
   const ar = await get(site.url, '/ar/');
   const arMenu = menuOf(ar.text);
-  // No Arabic About: its English title, marked English, linking to the English page.
-  assert.deepEqual(arMenu[0]!.slice(0, 2), ['/about', 'About']);
-  assert.match(ar.text, /<a href="\/about" lang="en" dir="ltr"/);
+  // No Arabic About: its Arabic name from site.yaml's menu_names, linking to the English page (hreflang="en").
+  assert.deepEqual(arMenu[0]!.slice(0, 2), ['/about', 'نبذة']);
+  assert.match(ar.text, /<a href="\/about" hreflang="en">/);
+  assert.doesNotMatch(ar.text, /<a href="\/about"[^>]* lang="en"/, 'the label is Arabic, not English');
+  // A language the page is translated into names it by its own title; no name is left English anywhere.
+  for (const lang of ['es', 'zh', 'pt-br', 'de', 'ru', 'id', 'hi', 'ko', 'tr', 'vi']) {
+    const labels = menuOf((await get(site.url, `/${lang}/`)).text).slice(0, 2).map(([, t]) => t);
+    assert.ok(!labels.includes('About') && !labels.includes('Colophon'), `${lang}: ${labels.join(', ')}`);
+  }
   assert.equal(arMenu[2]![0], '/ar/category/technology');
   assert.notEqual(arMenu[2]![1], 'Technology', 'category names in Arabic');
   // Every menu link answers, the lists of its categories included (published even when empty in a language).

@@ -163,6 +163,14 @@ test('the menu names pages and categories; an unknown slug is a content error at
   await fails({ 'posts/hello/en.md': EN, 'pages/about/en.md': `---\ntitle: "About"\ndate: 2026-01-01\n---\n\nx\n` }, /pages\/about\/en\.md$/, /en\.md:3: date: is not a known field \(allowed: title, summary, modified\)/);
 });
 
+test('menu_names name a page of the menu per language; a slug not in the menu or a bad language is an error', async () => {
+  const page = `---\ntitle: "About"\n---\n\nAbout us.\n`;
+  const { catalog } = await build({ 'site.yaml': `${SITE}menu: [about, tech]\nmenu_names:\n  about: {de: "Über"}\n`, 'posts/hello/en.md': EN, 'pages/about/en.md': page });
+  assert.deepEqual(catalog.menu[0], { kind: 'page', slug: 'about', names: { de: 'Über' } });
+  await fails({ 'site.yaml': `${SITE}menu: [about]\nmenu_names:\n  colophon: {de: "Impressum"}\n`, 'posts/hello/en.md': EN, 'pages/about/en.md': page }, /site\.yaml$/, /menu_names\.colophon: names no entry of menu: \(about\)/);
+  await fails({ 'site.yaml': `${SITE}menu: [about]\nmenu_names:\n  about: {xx: "Über"}\n`, 'posts/hello/en.md': EN, 'pages/about/en.md': page }, /site\.yaml$/, /menu_names\.about\.xx: must map a language code to a string/);
+});
+
 test('a cover without alt text is a warning naming the file; a translation gives its own alt text, else the English one', async () => {
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).png().toBuffer();
   const withCover = (extra = '') => EN.replace('---\n\n', `featured_image: cover.png\n${extra}---\n\n`);

@@ -127,16 +127,16 @@ describe('the CSL-JSON item of a post', () => {
     assert.equal(csl.id, 'the-slow-web-fr');
     assert.equal(csl.URL, 'https://essays.example/fr/the-slow-web');
     assert.equal(csl.language, 'fr');
-    assert.deepEqual(csl.translator, [{ literal: 'deepl:v2' }]);
+    assert.deepEqual(csl.translator, [{ literal: 'DeepL v2' }], 'the engine by its name, not its id');
     assert.equal(csl['original-title'], 'The Slow Web');
     assert.deepEqual(csl['original-date'], csl.issued);
-    assert.equal(csl.note, 'Machine translation (deepl:v2) of https://essays.example/the-slow-web');
+    assert.equal(csl.note, 'Machine translation (DeepL v2) of https://essays.example/the-slow-web');
     assert.deepEqual(csl.custom, { 'original-language': 'en', 'original-URL': 'https://essays.example/the-slow-web', 'machine-translation': true });
     const forms = citation('The Long Field', french, english.title);
-    assert.equal(forms.apa, 'Calloway, I. (2026, January 31). Le Web lent [The Slow Web] (Machine translation by deepl:v2). The Long Field. https://essays.example/fr/the-slow-web');
-    assert.equal(forms.mla, 'Calloway, Ines. “Le Web lent.” The Long Field, machine translation by deepl:v2, 31 Jan. 2026, essays.example/fr/the-slow-web.');
-    assert.equal(forms.chicago, 'Calloway, Ines. “Le Web lent.” Machine translation by deepl:v2. The Long Field, January 31, 2026. https://essays.example/fr/the-slow-web.');
-    assert.match(forms.bibtex, /note = \{Machine translation \(deepl:v2\) of https:\/\/essays\.example\/the-slow-web\}/);
+    assert.equal(forms.apa, 'Calloway, I. (2026, January 31). Le Web lent [The Slow Web] (Machine translation by DeepL v2). The Long Field. https://essays.example/fr/the-slow-web');
+    assert.equal(forms.mla, 'Calloway, Ines. “Le Web lent.” The Long Field, machine translation by DeepL v2, 31 Jan. 2026, essays.example/fr/the-slow-web.');
+    assert.equal(forms.chicago, 'Calloway, Ines. “Le Web lent.” Machine translation by DeepL v2. The Long Field, January 31, 2026. https://essays.example/fr/the-slow-web.');
+    assert.match(forms.bibtex, /note = \{Machine translation \(DeepL v2\) of https:\/\/essays\.example\/the-slow-web\}/);
   });
 
   test('BCP 47 language tags as the pages write them; a single-word author stays literal', () => {

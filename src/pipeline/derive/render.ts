@@ -14,6 +14,7 @@ import type { Root, Element } from 'hast';
 import type { MediaItem, Section } from '../../core/types.ts';
 import { responsivePictures, type PictureContext } from './pictures.ts';
 import { videoCompanions } from './video.ts';
+import { format, messages } from '../../core/messages.ts';
 
 /** What one source file becomes: HTML, Markdown, plain text and what the body references. */
 export interface Rendered {
@@ -65,7 +66,23 @@ export interface RenderContext extends PictureContext {
   lang: string;
 }
 
-const markdownToHast = unified().use(remarkParse).use(remarkGfm).use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw);
+/** remark-rehype names the footnotes and their back links in English unless told: one processor per language. */
+const markdownProcessors = new Map<string, ReturnType<typeof markdownProcessor>>();
+function markdownProcessor(lang: string) {
+  const m = messages(lang);
+  return unified().use(remarkParse).use(remarkGfm).use(remarkRehype, {
+    allowDangerousHtml: true,
+    footnoteLabel: m.footnotes,
+    footnoteBackLabel: (reference: number, rereference: number) => format(m.backToReference, { n: `${reference + 1}${rereference > 1 ? `-${rereference}` : ''}` }),
+  }).use(rehypeRaw);
+}
+function markdownToHast(lang: string) {
+  let processor = markdownProcessors.get(lang);
+  if (!processor) markdownProcessors.set(lang, (processor = markdownProcessor(lang)));
+  return processor;
+}
+/** The footnotes' heading is for screen readers (class sr-only): no section of the table of contents. */
+const FOOTNOTE_LABEL = 'footnote-label';
 const htmlToHast = unified().use(rehypeParse, { fragment: true });
 const hastToHtml = unified().use(rehypeStringify);
 const hastToMarkdown = unified().use(rehypeRemark).use(remarkStringify);
@@ -107,7 +124,7 @@ function transform(tree: Root, ctx: RenderContext) {
     }
     if (el.tagName === 'source') return;
     const level = /^h([2-4])$/.exec(el.tagName);
-    if (level) {
+    if (level && el.properties.id !== FOOTNOTE_LABEL) {
       const text = toText(el).trim();
       el.properties.id ??= slug(text);
       sections.push({ level: Number(level[1]), text, id: String(el.properties.id) });
@@ -148,9 +165,25 @@ function absoluteMarkdown(markdown: string, ctx: RenderContext): string {
   });
 }
 
+/**
+ * A video cannot play on paper: each one is followed by its address, shown only in print (site.css
+ * .print-only; `hidden` elsewhere, the API's html included). Added after the text is taken, so search and snippets never read it.
+ */
+function printableVideos(tree: Root, ctx: RenderContext) {
+  visit(tree, 'element', (el: Element, index, parent) => {
+    const src = el.tagName === 'video' ? mediaSrc(el) : undefined;
+    if (!src || !parent || index === undefined) return;
+    const href = isExternal(src) ? src : ctx.siteUrl + src;
+    const link: Element = { type: 'element', tagName: 'a', properties: { href }, children: [{ type: 'text', value: href }] };
+    parent.children.splice(index + 1, 0, { type: 'element', tagName: 'p', properties: { className: ['print-only'], hidden: true, dir: 'ltr' }, children: [link] });
+    return index + 2;
+  });
+}
+
 export function render(format: 'md' | 'html', body: string, ctx: RenderContext): Rendered {
+  const markdownToTree = markdownToHast(ctx.lang);
   const tree = (format === 'md'
-    ? markdownToHast.runSync(markdownToHast.parse(body))
+    ? markdownToTree.runSync(markdownToTree.parse(body))
     : htmlToHast.runSync(htmlToHast.parse(body))) as Root;
   const found = transform(tree, ctx);
   // One line per block, so snippets can keep to the block they quote (src/core/snippet.ts).
@@ -159,6 +192,7 @@ export function render(format: 'md' | 'html', body: string, ctx: RenderContext):
   const markdown = format === 'md'
     ? absoluteMarkdown(body.trim(), ctx)
     : String(hastToMarkdown.stringify(hastToMarkdown.runSync(structuredClone(tree) as never) as never)).trim();
+  printableVideos(tree, ctx);
   responsivePictures(tree, ctx);
   return { html: hastToHtml.stringify(tree).trim(), markdown, text, ...found };
 }

@@ -9,7 +9,7 @@ import type { LoadedSite } from './site.ts';
 export function menuOf(site: LoadedSite, pages: ReadonlySet<string>, categories: ReadonlySet<string>, errors: FileError[]): MenuItem[] {
   const menu: MenuItem[] = [];
   for (const slug of site.menu) {
-    if (pages.has(slug)) menu.push({ kind: 'page', slug });
+    if (pages.has(slug)) menu.push({ kind: 'page', slug, ...(site.menuNames[slug] ? { names: site.menuNames[slug] } : {}) });
     else if (categories.has(slug)) menu.push({ kind: 'category', slug });
     else {
       const known = [...[...pages].map((p) => `page ${p}`), ...[...categories].map((c) => `category ${c}`)].join(', ');

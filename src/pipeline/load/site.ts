@@ -20,6 +20,8 @@ export interface LoadedSite {
   menu: string[];
   /** Where `menu:` is written, for its errors. */
   menuAt: { file: string; line: number };
+  /** `menu_names:`: a page's menu label per language, for the languages the page is not translated into. */
+  menuNames: Record<string, Record<string, string>>;
 }
 
 /** `site.yaml` of a content root: the site settings (secrets never live here). */
@@ -34,11 +36,12 @@ export async function loadSite(root: string): Promise<LoadedSite> {
     throw new FileError(file, '', `could not be read as YAML: ${(e as Error).message}`);
   }
   if (!data || typeof data !== 'object') throw new FileError(file, '', 'must be a YAML mapping');
-  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product', 'robots_disallow', 'menu'], raw);
+  const f = new Fields(file, data as Record<string, unknown>, ['name', 'description', 'descriptions', 'author', 'url', 'attribution', 'attributions', 'serve_stale', 'product', 'robots_disallow', 'menu', 'menu_names'], raw);
   f.check();
-  /** A text's translations (`descriptions:`, `attributions:`): a string per language code. */
-  const byLanguage = (field: string) => {
-    const texts = (f.data[field] ?? {}) as Record<string, unknown>;
+  /** A text's translations (`descriptions:`, `attributions:`, each of `menu_names:`): a string per language code. */
+  const byLanguage = (field: string, value: unknown = f.data[field]) => {
+    const texts = (value ?? {}) as Record<string, unknown>;
+    if (typeof texts !== 'object' || Array.isArray(texts)) f.fail(field, 'must map language codes to strings');
     for (const [code, text] of Object.entries(texts)) {
       if (!LANGUAGE_CODES.includes(code) || typeof text !== 'string') f.fail(`${field}.${code}`, 'must map a language code to a string');
     }
@@ -56,9 +59,16 @@ export async function loadSite(root: string): Promise<LoadedSite> {
   if (url !== undefined && !/^https?:\/\/[^/]+$/.test(url)) f.fail('url', 'must be an origin like https://example.com (no path, no trailing slash)');
   const menu = f.stringList('menu');
   if (menu.some((slug) => !SLUG_PATTERN.test(slug))) f.fail('menu', 'must be a list of page and category slugs, e.g. menu: [about, colophon, technology]');
+  const names = f.data.menu_names ?? {};
+  if (typeof names !== 'object' || Array.isArray(names)) f.fail('menu_names', 'must map page slugs of menu: to their names by language, e.g. menu_names: {about: {de: "Über uns"}}');
+  const menuNames = Object.fromEntries(Object.entries(names as Record<string, unknown>).map(([slug, byLang]) => {
+    if (!menu.includes(slug)) f.fail(`menu_names.${slug}`, `names no entry of menu: (${menu.join(', ') || 'empty'})`);
+    return [slug, byLanguage(`menu_names.${slug}`, byLang)];
+  }));
   return {
     url,
     menu,
+    menuNames,
     menuAt: { file, line: lineOf(raw, 'menu') },
     settings: {
       name: f.string('name'),

@@ -1,4 +1,4 @@
-import { availableLanguages } from '../../core/availability.ts';
+import { availableLanguages, isAvailable } from '../../core/availability.ts';
 import { language, LANGUAGE_CODES } from '../../core/languages.ts';
 import { absolute, paths } from '../../core/urls.ts';
 import type { Core } from '../../core/index.ts';
@@ -22,6 +22,14 @@ export async function emitSitemap(core: Core, out: Publisher): Promise<void> {
     alternates.push(['x-default', absolute(scope, paths.post(scope, post.slug, 'en'))]);
     for (const code of LANGUAGE_CODES.filter((c) => langs.includes(c))) {
       urls.push(entry(absolute(scope, paths.post(scope, post.slug, code)), alternates, post.entries[code]?.modified ?? post.modified ?? date));
+    }
+  }
+  // Each category and tag list, in the languages it lists posts in (an empty list is no page to find).
+  for (const [taxonomy, pathOf] of [['categories', paths.category], ['tags', paths.tag]] as const) {
+    for (const { term, posts } of core.index.terms[taxonomy].values()) {
+      const langs = core.index.languagesWithPosts.filter((lang) => posts.some((p) => isAvailable(p, lang, core.index.policy)));
+      const alternates: [string, string][] = langs.map((c) => [language(c).hreflang, absolute(scope, pathOf(scope, term.slug, c))]);
+      for (const code of langs) urls.push(entry(absolute(scope, pathOf(scope, term.slug, code)), alternates));
     }
   }
   await out.write(
