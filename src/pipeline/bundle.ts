@@ -16,7 +16,7 @@ import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './derive/pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
-import { loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
+import { LARGE_SOURCE_BYTES, loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
 import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './load/slugify.ts';
@@ -245,8 +245,15 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     }
     return { entries: folderEntries, images, texts: folderTexts, links: folderLinks, bytes: bytes.digest('hex') };
   };
+  const sizeWarnings: string[] = [];
+  const noteLarge = (source: { large: { file: string; bytes: number }[] }) => {
+    for (const { file, bytes } of source.large) {
+      sizeWarnings.push(`${file}: is ${(bytes / 1e6).toFixed(1)} MB, over the ${LARGE_SOURCE_BYTES / 1e6} MB a post is expected to be: it builds slowly (split it into several posts, or move data into files beside it)`);
+    }
+  };
   const bundlePost = async (slug: string): Promise<Bundled | undefined> => {
     const source: PostSource = await loadPost(postsDir, slug);
+    noteLarge(source);
     const { english } = source;
     const visibility = postVisibility(english, now, previews);
     if (!visibility.in) {
@@ -270,7 +277,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
-  const slugs = await listPostSlugs(postsDir);
+  const slugs = await listPostSlugs(postsDir, true);
+  if (slugs.length === 0) throw new FileError(postsDir, '', 'holds no posts: add one with npm run new -- "The Title" (a folder posts/<slug>/ with en.md)');
   const renders = renderPool();
   // The build's fingerprint has just digested every content file (scripts/build.ts): their digests are taken from it.
   const digests = fileDigests(opts.cacheDir);
@@ -290,6 +298,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const bundlePage = async (slug: string) => {
     if (slugs.includes(slug)) throw new FileError(join(pagesDir, slug), '', `collides with the post ${join(postsDir, slug)} (both would live at /${slug}); rename one folder`);
     const source = await loadPage(pagesDir, slug);
+    noteLarge(source);
     const folder = await bundleFolder(source, undefined, () => undefined);
     const record: PageRecord = { slug, ...(source.english.modified ? { modified: source.english.modified } : {}), entries: folder.entries };
     return { record, links: folder.links, assets: source.assets };
@@ -332,6 +341,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     pageFolders.set(pageSlugs[i]!, join(pagesDir, pageSlugs[i]!));
     assets.set(pageSlugs[i]!, result.b.assets);
   });
+  const held: LeftOut = { drafts: leftOut.filter((p) => p.draft).length, scheduled: leftOut.filter((p) => !p.draft).length, next: nextScheduled(leftOut, now) };
+  // With no post published, the menu's categories and the pages' links to the home fail too: the cause alone is said.
+  if (posts.length === 0 && failed.size === 0 && leftOut.length > 0) throw new FileError(postsDir, '', `holds no published post yet (${held.drafts} draft${held.drafts === 1 ? '' : 's'}, ${held.scheduled} scheduled): publish one with npm run publish -- <slug>, or see them with npm run dev`);
   const categories = new Set(posts.flatMap((p) => p.categories.map((t) => t.slug)));
   const menu = menuOf(site, new Set(pages.map((p) => p.slug)), categories, errors);
   await Promise.all(encoding);
@@ -346,9 +358,6 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
   if (errors.length > 0) throw new ContentErrors(errors);
 
-  const held: LeftOut = { drafts: leftOut.filter((p) => p.draft).length, scheduled: leftOut.filter((p) => !p.draft).length, next: nextScheduled(leftOut, now) };
-  if (posts.length === 0 && leftOut.length > 0) throw new FileError(postsDir, '', `holds no published post yet (${held.drafts} drafts, ${held.scheduled} scheduled): publish one with npm run publish -- <slug>, or see them with npm run dev`);
-  if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
   const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
   const filled = (text: string) => format(text, filling);
@@ -365,7 +374,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   return {
     catalog,
     leftOut: held,
-    warnings: coverAltWarnings(posts, postsDir, links),
+    warnings: [...sizeWarnings, ...coverAltWarnings(posts, postsDir, links)],
     stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
   };
