@@ -165,9 +165,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
    * A post's or page's folder rendered into the bundle: its bodies and media written, its entries
    * (each marked with its preview, a draft's or a scheduled post's, in a preview build), images and links.
    */
-  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
-    const { english, slug } = source;
-    const mediaPath = paths.media(scope, slug, '');
+  /** How a folder's files render (through the render cache), with its images measured. */
+  const folderRenderer = async (source: FolderSource<PageEnglishSource>) => {
+    const mediaPath = paths.media(scope, source.slug, '');
     const facts: Record<string, ImageFacts> = {};
     for (const name of source.assets.filter(isImageName)) facts[name] = await measureImage(source.dir, name);
     const ctx = { mediaPath, mediaRoot: paths.mediaRoot(scope), images: facts, siteUrl, assets: source.assets };
@@ -175,6 +175,26 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), JSON.stringify(facts), file.body), () =>
         renders.render(file.format, file.body, { ...ctx, lang: file.lang }),
       );
+    return { mediaPath, facts, renderFile };
+  };
+  /** A rendered file's references for the link check, at their lines in the file (not the body). */
+  const fileLinks = (file: SourceFile, rendered: Rendered): FileLinks => {
+    const offset = bodyLineOffset(file.raw, file.body);
+    return { name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids };
+  };
+  /** The files a folder publishes: its English and each stamped translation (a draft one only in a preview). */
+  const publishedFiles = (source: FolderSource<PageEnglishSource>): SourceFile[] => [source.english, ...source.translations.filter((t) => t.source_hash && translationVisibility(t, previews).in)];
+  /**
+   * A scheduled post left out of this build, checked as if it were published (its links, at every
+   * build), so that a broken link is found when it is written, not when it falls due.
+   */
+  const scheduledLinks = async (source: PostSource): Promise<FileLinks[]> => {
+    const { renderFile } = await folderRenderer(source);
+    return Promise.all(publishedFiles(source).map(async (file) => fileLinks(file, await renderFile(file))));
+  };
+  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
+    const { english, slug } = source;
+    const { mediaPath, facts, renderFile } = await folderRenderer(source);
     const englishHash = sourceHash(english.title, english.body);
     const folderEntries: Record<string, EntryMeta> = {};
     const folderTexts = new Map<string, string>();
@@ -185,7 +205,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const bytes = createHash('sha256');
 
     // An unstamped translation (a scaffold still holding the English) is not published until it is stamped.
-    for (const file of [english, ...source.translations.filter((t) => t.source_hash && translationVisibility(t, previews).in)]) {
+    for (const file of publishedFiles(source)) {
       const rendered = await renderFile(file);
       rendered.localImages.forEach((img) => imageNames.add(img.name));
       const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
@@ -205,8 +225,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
       // Search snippets quote the essay as its page does (the language's quotation marks).
       folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
-      const offset = bodyLineOffset(file.raw, file.body);
-      folderLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
+      folderLinks.push(fileLinks(file, rendered));
       entries++;
       const preview = previewOf(file);
       const page_reading_time = pageReadingTime(rendered.text, file.lang);
@@ -246,6 +265,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     return { entries: folderEntries, images, texts: folderTexts, links: folderLinks, bytes: bytes.digest('hex') };
   };
   const sizeWarnings: string[] = [];
+  /** The links of scheduled posts left out of this build, checked with the others. */
+  const scheduled: PostLinks = {};
   const noteLarge = (source: { large: { file: string; bytes: number }[] }) => {
     for (const { file, bytes } of source.large) {
       sizeWarnings.push(`${file}: is ${(bytes / 1e6).toFixed(1)} MB, over the ${LARGE_SOURCE_BYTES / 1e6} MB a post is expected to be: it builds slowly (split it into several posts, or move data into files beside it)`);
@@ -258,6 +279,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const visibility = postVisibility(english, now, previews);
     if (!visibility.in) {
       leftOut.push({ slug, date: english.date, draft: english.draft });
+      if (!english.draft) scheduled[slug] = await scheduledLinks(source);
       return undefined;
     }
     const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
@@ -354,6 +376,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts, pages, menu });
   const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
   errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: { ...links, ...pageLinks }, pending: failed, folders: pageFolders })));
+  // A scheduled post may link to itself and to other scheduled posts (published by the time it is); a published one may not.
+  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: scheduled, pending: new Set([...failed, ...Object.keys(scheduled)]) })));
   const checkMs = performance.now() - checking;
   const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
   if (errors.length > 0) throw new ContentErrors(errors);

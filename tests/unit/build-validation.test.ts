@@ -208,3 +208,13 @@ test('a language file over 1 MB builds with a warning naming it', async () => {
   const { warnings } = await build({ 'posts/hello/en.md': long });
   assert.ok(warnings.some((w) => /hello\/en\.md: is 1\.\d MB, over the 1 MB a post is expected to be/.test(w)), warnings.join('\n'));
 });
+
+test('a scheduled post is checked at every build though left out: its broken link fails now, not when it falls due', async () => {
+  const later = (body: string) => `---\ntitle: "Later"\ndate: 2099-01-01T00:00:00Z\n---\n\n${body}\n`;
+  const errors = await errorsOf({ 'posts/hello/en.md': EN, 'posts/later/en.md': later('See [nothing](/no-such-page).') });
+  assert.equal(errors.length, 1, errors.map((e) => e.message).join('\n'));
+  assert.match(errors[0]!.message, /later\/en\.md:6: link: \/no-such-page is no page or file of this site/, 'at its line in the file');
+  // Its links to itself and to the published posts are fine; it stays out of the build.
+  const { catalog } = await build({ 'posts/hello/en.md': EN, 'posts/later/en.md': later('## Part\n\nSee [part](#part), [hello](/hello).') });
+  assert.deepEqual(catalog.posts.map((p) => p.slug), ['hello']);
+});
