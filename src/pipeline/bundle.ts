@@ -16,7 +16,7 @@ import type { Rendered } from './derive/render.ts';
 import { renderPool } from './derive/render-pool.ts';
 import { pooled } from './derive/pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
-import { loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
+import { LARGE_SOURCE_BYTES, loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
 import { loadSite } from './load/site.ts';
 import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './load/slugify.ts';
@@ -165,9 +165,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
    * A post's or page's folder rendered into the bundle: its bodies and media written, its entries
    * (each marked with its preview, a draft's or a scheduled post's, in a preview build), images and links.
    */
-  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
-    const { english, slug } = source;
-    const mediaPath = paths.media(scope, slug, '');
+  /** How a folder's files render (through the render cache), with its images measured. */
+  const folderRenderer = async (source: FolderSource<PageEnglishSource>) => {
+    const mediaPath = paths.media(scope, source.slug, '');
     const facts: Record<string, ImageFacts> = {};
     for (const name of source.assets.filter(isImageName)) facts[name] = await measureImage(source.dir, name);
     const ctx = { mediaPath, mediaRoot: paths.mediaRoot(scope), images: facts, siteUrl, assets: source.assets };
@@ -175,6 +175,26 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       cache.get(DigestCache.digest(RENDER_VERSION, siteUrl, mediaPath, file.lang, file.format, source.assets.join('/'), JSON.stringify(facts), file.body), () =>
         renders.render(file.format, file.body, { ...ctx, lang: file.lang }),
       );
+    return { mediaPath, facts, renderFile };
+  };
+  /** A rendered file's references for the link check, at their lines in the file (not the body). */
+  const fileLinks = (file: SourceFile, rendered: Rendered): FileLinks => {
+    const offset = bodyLineOffset(file.raw, file.body);
+    return { name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids };
+  };
+  /** The files a folder publishes: its English and each stamped translation (a draft one only in a preview). */
+  const publishedFiles = (source: FolderSource<PageEnglishSource>): SourceFile[] => [source.english, ...source.translations.filter((t) => t.source_hash && translationVisibility(t, previews).in)];
+  /**
+   * A scheduled post left out of this build, checked as if it were published (its links, at every
+   * build), so that a broken link is found when it is written, not when it falls due.
+   */
+  const scheduledLinks = async (source: PostSource): Promise<FileLinks[]> => {
+    const { renderFile } = await folderRenderer(source);
+    return Promise.all(publishedFiles(source).map(async (file) => fileLinks(file, await renderFile(file))));
+  };
+  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
+    const { english, slug } = source;
+    const { mediaPath, facts, renderFile } = await folderRenderer(source);
     const englishHash = sourceHash(english.title, english.body);
     const folderEntries: Record<string, EntryMeta> = {};
     const folderTexts = new Map<string, string>();
@@ -185,7 +205,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const bytes = createHash('sha256');
 
     // An unstamped translation (a scaffold still holding the English) is not published until it is stamped.
-    for (const file of [english, ...source.translations.filter((t) => t.source_hash && translationVisibility(t, previews).in)]) {
+    for (const file of publishedFiles(source)) {
       const rendered = await renderFile(file);
       rendered.localImages.forEach((img) => imageNames.add(img.name));
       const alts = Object.fromEntries(rendered.localImages.filter((img) => img.alt).map((img) => [mediaPath + img.name, img.alt]));
@@ -205,8 +225,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       await writeFile(join(bodyDir, `${file.lang}.json`), json);
       // Search snippets quote the essay as its page does (the language's quotation marks).
       folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
-      const offset = bodyLineOffset(file.raw, file.body);
-      folderLinks.push({ name: basename(file.file), lang: file.lang, refs: rendered.refs.map((r) => ({ ...r, line: r.line + offset })), ids: rendered.ids });
+      folderLinks.push(fileLinks(file, rendered));
       entries++;
       const preview = previewOf(file);
       const page_reading_time = pageReadingTime(rendered.text, file.lang);
@@ -245,12 +264,22 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     }
     return { entries: folderEntries, images, texts: folderTexts, links: folderLinks, bytes: bytes.digest('hex') };
   };
+  const sizeWarnings: string[] = [];
+  /** The links of scheduled posts left out of this build, checked with the others. */
+  const scheduled: PostLinks = {};
+  const noteLarge = (source: { large: { file: string; bytes: number }[] }) => {
+    for (const { file, bytes } of source.large) {
+      sizeWarnings.push(`${file}: is ${(bytes / 1e6).toFixed(1)} MB, over the ${LARGE_SOURCE_BYTES / 1e6} MB a post is expected to be: it builds slowly (split it into several posts, or move data into files beside it)`);
+    }
+  };
   const bundlePost = async (slug: string): Promise<Bundled | undefined> => {
     const source: PostSource = await loadPost(postsDir, slug);
+    noteLarge(source);
     const { english } = source;
     const visibility = postVisibility(english, now, previews);
     if (!visibility.in) {
       leftOut.push({ slug, date: english.date, draft: english.draft });
+      if (!english.draft) scheduled[slug] = await scheduledLinks(source);
       return undefined;
     }
     const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
@@ -270,7 +299,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
-  const slugs = await listPostSlugs(postsDir);
+  const slugs = await listPostSlugs(postsDir, true);
+  if (slugs.length === 0) throw new FileError(postsDir, '', 'holds no posts: add one with npm run new -- "The Title" (a folder posts/<slug>/ with en.md)');
   const renders = renderPool();
   // The build's fingerprint has just digested every content file (scripts/build.ts): their digests are taken from it.
   const digests = fileDigests(opts.cacheDir);
@@ -290,6 +320,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const bundlePage = async (slug: string) => {
     if (slugs.includes(slug)) throw new FileError(join(pagesDir, slug), '', `collides with the post ${join(postsDir, slug)} (both would live at /${slug}); rename one folder`);
     const source = await loadPage(pagesDir, slug);
+    noteLarge(source);
     const folder = await bundleFolder(source, undefined, () => undefined);
     const record: PageRecord = { slug, ...(source.english.modified ? { modified: source.english.modified } : {}), entries: folder.entries };
     return { record, links: folder.links, assets: source.assets };
@@ -332,6 +363,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     pageFolders.set(pageSlugs[i]!, join(pagesDir, pageSlugs[i]!));
     assets.set(pageSlugs[i]!, result.b.assets);
   });
+  const held: LeftOut = { drafts: leftOut.filter((p) => p.draft).length, scheduled: leftOut.filter((p) => !p.draft).length, next: nextScheduled(leftOut, now) };
+  // With no post published, the menu's categories and the pages' links to the home fail too: the cause alone is said.
+  if (posts.length === 0 && failed.size === 0 && leftOut.length > 0) throw new FileError(postsDir, '', `holds no published post yet (${held.drafts} draft${held.drafts === 1 ? '' : 's'}, ${held.scheduled} scheduled): publish one with npm run publish -- <slug>, or see them with npm run dev`);
   const categories = new Set(posts.flatMap((p) => p.categories.map((t) => t.slug)));
   const menu = menuOf(site, new Set(pages.map((p) => p.slug)), categories, errors);
   await Promise.all(encoding);
@@ -342,13 +376,12 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts, pages, menu });
   const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
   errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: { ...links, ...pageLinks }, pending: failed, folders: pageFolders })));
+  // A scheduled post may link to itself and to other scheduled posts (published by the time it is); a published one may not.
+  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: scheduled, pending: new Set([...failed, ...Object.keys(scheduled)]) })));
   const checkMs = performance.now() - checking;
   const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
   if (errors.length > 0) throw new ContentErrors(errors);
 
-  const held: LeftOut = { drafts: leftOut.filter((p) => p.draft).length, scheduled: leftOut.filter((p) => !p.draft).length, next: nextScheduled(leftOut, now) };
-  if (posts.length === 0 && leftOut.length > 0) throw new FileError(postsDir, '', `holds no published post yet (${held.drafts} drafts, ${held.scheduled} scheduled): publish one with npm run publish -- <slug>, or see them with npm run dev`);
-  if (posts.length === 0) throw new FileError(postsDir, '', 'holds no posts: add a folder posts/<slug>/ with en.md');
   const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
   const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
   const filled = (text: string) => format(text, filling);
@@ -365,7 +398,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   return {
     catalog,
     leftOut: held,
-    warnings: coverAltWarnings(posts, postsDir, links),
+    warnings: [...sizeWarnings, ...coverAltWarnings(posts, postsDir, links)],
     stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
   };

@@ -31,8 +31,7 @@ export function scheduleBuilds(out: string, opts: { log: (m: string) => void; er
       build = undefined;
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       if (code === 0) return opts.log(`scheduled: ${next.slug} is due; built in ${seconds} s (${/live: .*/.exec(output)?.[0] ?? 'no change'})`);
-      const why = output.split('\n').find((l) => l.startsWith('build failed: ')) ?? output.trim().split('\n').at(-1) ?? '';
-      opts.error(`scheduled: the build for ${next.slug} (due ${next.date}) failed (exit ${code ?? signal}): ${why.replace(/^build failed: /, '')}; the live build stays`);
+      opts.error(`scheduled: the build for ${next.slug} (due ${next.date}) failed (exit ${code ?? signal}): ${failureCause(output)}; the live build stays`);
     });
   };
 
@@ -63,4 +62,15 @@ export function scheduleBuilds(out: string, opts: { log: (m: string) => void; er
       build?.kill();
     },
   };
+}
+
+/**
+ * Why a build failed, from its output: its content errors (`file:line: ...`, the first three and how
+ * many more), else its "build failed:" line, else its last line.
+ */
+export function failureCause(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
+  const content = lines.filter((l) => /^\S+?:\d+: /.test(l) || /^\S+: (holds|is|has) /.test(l));
+  if (content.length > 0) return content.slice(0, 3).join(' | ') + (content.length > 3 ? ` (and ${content.length - 3} more)` : '');
+  return (lines.find((l) => l.startsWith('build failed: ')) ?? lines.at(-1) ?? '').replace(/^build failed: /, '');
 }

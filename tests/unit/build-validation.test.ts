@@ -189,3 +189,40 @@ test('a cover without alt text is a warning naming the file; a translation gives
   assert.deepEqual([alt('en'), alt('fr'), alt('de')], ['A grey square', 'Un carré gris', 'A grey square']);
   await fails({ 'posts/hello/en.md': EN.replace('---\n\n', 'featured_image_alt: "x"\n---\n\n') }, /en\.md$/, /featured_image_alt: describes the featured image, but there is no featured_image/);
 });
+
+test("a newcomer's content errors: one line each, naming the file and the fix (issue 41)", async () => {
+  // No posts folder, or an empty one: one error, not the menu's and links' consequences.
+  const none = await errorsOf({ 'site.yaml': `${SITE}menu: [tech]\n` });
+  assert.equal(none.length, 1, none.map((e) => e.message).join('\n'));
+  assert.match(none[0]!.message, /posts: holds no posts: add one with npm run new -- "The Title"/);
+  const drafts = await errorsOf({ 'site.yaml': `${SITE}menu: [tech]\n`, 'posts/hello/en.md': EN.replace('---\n\n', 'draft: true\n---\n\n') });
+  assert.equal(drafts.length, 1, drafts.map((e) => e.message).join('\n'));
+  assert.match(drafts[0]!.message, /holds no published post yet \(1 draft, 0 scheduled\)/);
+  // Three bad language files in one folder: all three in one build.
+  const bad = `---\ntitle: [unclosed\n---\n\nx\n`;
+  const three = await errorsOf({ 'posts/hello/en.md': EN, 'posts/hello/fr.md': bad, 'posts/hello/de.md': bad, 'posts/hello/xx.md': bad });
+  assert.deepEqual(three.map((e) => e.file.replace(/.*\//, '')).sort(), ['de.md', 'fr.md', 'xx.md']);
+  // A front matter never closed: said at its first line, not past the end of the file.
+  const open = await errorsOf({ 'posts/hello/en.md': `---\ntitle: "Hello"\ndate: 2026-01-01\n\nBody.\n` });
+  assert.match(open[0]!.message, /en\.md:1: front matter has no closing --- line/);
+  // A minimal site.yaml without product: says it is required and what it is.
+  const noProduct = await errorsOf({ 'site.yaml': 'name: S\ndescription: D\nauthor: A\n', 'posts/hello/en.md': EN });
+  assert.match(noProduct[0]!.message, /product: is required \(the offer GET \/api\/products\/the-value-layer answers with\)/);
+  for (const e of [...none, ...drafts, ...three, ...open, ...noProduct]) assert.doesNotMatch(e.message, /\n|    at /, 'one line, no stack');
+});
+
+test('a language file over 1 MB builds with a warning naming it', async () => {
+  const long = EN + '\n' + 'Words words words.\n\n'.repeat(60_000);
+  const { warnings } = await build({ 'posts/hello/en.md': long });
+  assert.ok(warnings.some((w) => /hello\/en\.md: is 1\.\d MB, over the 1 MB a post is expected to be/.test(w)), warnings.join('\n'));
+});
+
+test('a scheduled post is checked at every build though left out: its broken link fails now, not when it falls due', async () => {
+  const later = (body: string) => `---\ntitle: "Later"\ndate: 2099-01-01T00:00:00Z\n---\n\n${body}\n`;
+  const errors = await errorsOf({ 'posts/hello/en.md': EN, 'posts/later/en.md': later('See [nothing](/no-such-page).') });
+  assert.equal(errors.length, 1, errors.map((e) => e.message).join('\n'));
+  assert.match(errors[0]!.message, /later\/en\.md:6: link: \/no-such-page is no page or file of this site/, 'at its line in the file');
+  // Its links to itself and to the published posts are fine; it stays out of the build.
+  const { catalog } = await build({ 'posts/hello/en.md': EN, 'posts/later/en.md': later('## Part\n\nSee [part](#part), [hello](/hello).') });
+  assert.deepEqual(catalog.posts.map((p) => p.slug), ['hello']);
+});

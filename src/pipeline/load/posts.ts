@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
-import { FileError } from './file-error.ts';
+import { ContentErrors, FileError } from './file-error.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../../core/languages.ts';
 import { SLUG_PATTERN } from '../../core/params.ts';
 import { Fields } from './front-matter.ts';
@@ -64,7 +64,15 @@ export interface FolderSource<E extends PageEnglishSource = EnglishSource> {
   translations: TranslationSource[];
   /** Other files in the folder (images, video), by name. */
   assets: string[];
+  /** Its language files over LARGE_SOURCE_BYTES: they build slowly, and the build says so. */
+  large: { file: string; bytes: number }[];
 }
+
+/**
+ * A language file above this many bytes gets a warning at build time: rendering, the link check and
+ * the search index grow with it (a 6.9 MB post with 40,000 headings took 520 s), and no essay needs it.
+ */
+export const LARGE_SOURCE_BYTES = 1_000_000;
 
 export type PostSource = FolderSource<EnglishSource>;
 export type PageSource = FolderSource<PageEnglishSource>;
@@ -74,13 +82,18 @@ const PAGE_FIELDS = ['title', 'summary', 'modified'];
 const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'featured_image_alt', 'draft'];
 
 function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
+  const lines = raw.split(/\r?\n/);
+  // gray-matter would read the whole file as front matter and blame a line of the body.
+  if (lines[0]?.trimEnd() === '---' && !lines.slice(1).some((line) => line.trimEnd() === '---')) {
+    throw new FileError(file, '', 'front matter has no closing --- line: add one after its last field', 1);
+  }
   try {
     // No YAML timestamp type: an unquoted date stays the text written, for the calendar check.
     const parsed = matter(raw, { engines: { yaml: (text: string) => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object } });
     return { data: parsed.data, body: parsed.content.replace(/^\r?\n/, '') };
   } catch (e) {
     const mark = (e as { mark?: { line: number } }).mark;
-    throw new FileError(file, '', `front matter is not valid YAML: ${((e as { reason?: string }).reason ?? (e as Error).message).split('\n')[0]}`, mark ? mark.line + 2 : 1);
+    throw new FileError(file, '', `front matter is not valid YAML: ${((e as { reason?: string }).reason ?? (e as Error).message).split('\n')[0]}`, mark ? Math.min(mark.line + 2, lines.length) : 1);
   }
 }
 
@@ -185,25 +198,48 @@ async function loadFolder<E extends PageEnglishSource>(parent: string, slug: str
   const names = folderFiles(dir);
   const contentFiles = names.filter((n) => CONTENT_EXT[extname(n)]);
   const assets = names.filter((n) => !CONTENT_EXT[extname(n)]);
+  // Every file of the folder is read even after an error, so that one build names all of its problems.
+  const errors: FileError[] = [];
+  const attempt = <T>(work: () => T): T | undefined => {
+    try {
+      return work();
+    } catch (e) {
+      if (e instanceof ContentErrors) errors.push(...e.errors);
+      else if (e instanceof FileError) errors.push(e);
+      else throw e;
+      return undefined;
+    }
+  };
   const byLang = new Map<string, string>();
   for (const name of contentFiles) {
     const lang = name.slice(0, -extname(name).length);
     const file = join(dir, name);
-    if (!LANGUAGE_CODES.includes(lang)) throw new FileError(file, '', `is not named for a supported language (${LANGUAGE_CODES.join(', ')})`);
-    if (byLang.has(lang)) throw new FileError(file, '', `duplicates ${byLang.get(lang)} for language "${lang}"`);
-    byLang.set(lang, name);
+    if (!LANGUAGE_CODES.includes(lang)) errors.push(new FileError(file, '', `is not named for a supported language (${LANGUAGE_CODES.join(', ')})`));
+    else if (byLang.has(lang)) errors.push(new FileError(file, '', `duplicates ${byLang.get(lang)} for language "${lang}"`));
+    else byLang.set(lang, name);
   }
   const englishName = byLang.get(DEFAULT_LANGUAGE);
-  if (!englishName) throw new FileError(dir, '', 'has no English source (en.md or en.html)');
-  const read = async (name: string) => readFile(join(dir, name), 'utf8');
+  if (!englishName) errors.push(new FileError(dir, '', 'has no English source (en.md or en.html)'));
+  const large: { file: string; bytes: number }[] = [];
+  const read = async (name: string) => {
+    const text = await readFile(join(dir, name), 'utf8');
+    const bytes = Buffer.byteLength(text);
+    if (bytes > LARGE_SOURCE_BYTES) large.push({ file: join(dir, name), bytes });
+    return text;
+  };
   const formatOf = (name: string) => CONTENT_EXT[extname(name)]!;
-  const english = readSource(join(dir, englishName), formatOf(englishName), await read(englishName), assets);
+  const englishRaw = englishName === undefined ? undefined : await read(englishName);
+  const english = englishName === undefined ? undefined : attempt(() => readSource(join(dir, englishName), formatOf(englishName), englishRaw!, assets));
   const translations: TranslationSource[] = [];
   for (const [lang, name] of byLang) {
-    if (lang !== DEFAULT_LANGUAGE) translations.push(readTranslation(join(dir, name), lang, formatOf(name), await read(name)));
+    if (lang === DEFAULT_LANGUAGE) continue;
+    const raw = await read(name);
+    const translation = attempt(() => readTranslation(join(dir, name), lang, formatOf(name), raw));
+    if (translation) translations.push(translation);
   }
+  if (errors.length > 0 || !english) throw new ContentErrors(errors);
   translations.sort((a, b) => LANGUAGE_CODES.indexOf(a.lang) - LANGUAGE_CODES.indexOf(b.lang));
-  return { slug, dir, english, translations, assets };
+  return { slug, dir, english, translations, assets, large };
 }
 
 /** The folders of posts/ (or pages/); none when the folder is absent and `optional`. */

@@ -50,7 +50,7 @@ export async function loadSite(root: string): Promise<LoadedSite> {
   const descriptions = byLanguage('descriptions');
   const attributions = byLanguage('attributions');
   const p = f.data.product;
-  if (!p || typeof p !== 'object') f.fail('product', 'must be a mapping with title, description, format, price_usd, currency, landing_url, download_url');
+  if (!p || typeof p !== 'object') f.fail('product', 'is required (the offer GET /api/products/the-value-layer answers with): a mapping with title, description, format, price_usd, currency, landing_url, download_url, as in the demo\'s content/site.yaml');
   const pf = new Fields(file, p as Record<string, unknown>, ['title', 'description', 'format', 'price_usd', 'currency', 'landing_url', 'download_url']);
   pf.check();
   const price = pf.data.price_usd;
