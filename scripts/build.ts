@@ -27,7 +27,7 @@ import { fileSystemFailure, reportFileSystemFailures } from '../src/pipeline/fs-
 import { translateForBuild } from '../src/translate/run.ts';
 import { describeNext, earliestScheduled, isDue, readSchedule, SCHEDULE_FILE, type BuildSchedule } from '../src/pipeline/live/schedule.ts';
 
-// `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
+// `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'nginx', 'caddy', 'all'] as const;
 const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false }, drafts: { type: 'boolean', default: false }, listen: { type: 'string' }, upstream: { type: 'string' } } });
 // --verbose: stack traces with the errors (content errors are one line each without it);
