@@ -7,7 +7,6 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { readJson } from '../src/fs/read-json.ts';
 import { dirname, join, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/pipeline/roots.ts';
 import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/pipeline/reuse/reuse.ts';
@@ -18,6 +17,7 @@ import { writeNetlify } from '../src/pipeline/targets/netlify.ts';
 import { writeVercel } from '../src/pipeline/targets/vercel.ts';
 import { writeStatic } from '../src/pipeline/targets/static.ts';
 import { frontWritten, writeFront } from '../src/pipeline/targets/front.ts';
+import { buildArgs, type BuildArgs } from '../src/pipeline/targets/target-args.ts';
 import { phaseTimings } from '../src/pipeline/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/pipeline/live/go-live.ts';
 import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/pipeline/publish/publish-build.ts';
@@ -25,28 +25,33 @@ import { variantWriter } from '../src/pipeline/publish/file-variants.ts';
 import { BUNDLE_READY } from '../src/pipeline/bundle.ts';
 import { fileSystemFailure, reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 import { translateForBuild } from '../src/translate/run.ts';
+import { runningServers, urlChangeWarning } from '../src/pipeline/live/running-servers.ts';
+import { siteUrlOf } from '../src/pipeline/bundle.ts';
+import { loadSite } from '../src/pipeline/load/site.ts';
+import type { Catalog } from '../src/core/types.ts';
 import { describeNext, earliestScheduled, isDue, readSchedule, SCHEDULE_FILE, type BuildSchedule } from '../src/pipeline/live/schedule.ts';
 
-// `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
-const TARGETS = ['node', 'cloudflare', 'netlify', 'vercel', 'static', 'nginx', 'caddy', 'all'] as const;
-const { values } = parseArgs({ options: { target: { type: 'string', multiple: true, default: ['node'] }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false }, drafts: { type: 'boolean', default: false }, listen: { type: 'string' }, upstream: { type: 'string' } } });
+// `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 // --verbose: stack traces with the errors (content errors are one line each without it);
 // --timings: wall time per phase, as a table at the end;
 // --drafts: a preview build (`npm run dev`'s) that holds drafts and scheduled posts, with a banner;
-// --listen, --upstream: where an nginx or Caddy front listens and where it finds `npm run serve`.
+// --listen, --upstream: where the target before them (nginx, Caddy; static's plain-server configurations)
+// listens and where it finds `npm run serve` (src/pipeline/targets/target-args.ts).
+let values: BuildArgs;
+try {
+  values = buildArgs(process.argv.slice(2));
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
 if (values.verbose) process.env.FOLIO_VERBOSE = '1';
 // Set for the build's steps, and read by the fingerprint: a preview build never stands for a published one.
 if (values.drafts) process.env.FOLIO_DRAFTS = '1';
 // A full disk before or after the build's own steps (its folder made, caches saved) is one line too.
 reportFileSystemFailures('build failed: ');
-const unknown = values.target.filter((t) => !TARGETS.includes(t as (typeof TARGETS)[number]));
-if (unknown.length > 0) {
-  console.error(`unknown --target ${unknown.join(', ')}; one of ${TARGETS.join(', ')}`);
-  process.exit(2);
-}
-const wants = (t: string) => values.target.includes(t) || values.target.includes('all');
-if (process.env.FOLIO_DRAFTS === '1' && values.target.some((t) => t !== 'node')) {
-  console.error(`--drafts makes a preview build, which is never deployed: build --target ${values.target.filter((t) => t !== 'node').join(', ')} without it`);
+const wants = (t: string) => values.targets.includes(t) || values.targets.includes('all');
+if (process.env.FOLIO_DRAFTS === '1' && values.targets.some((t) => t !== 'node')) {
+  console.error(`--drafts makes a preview build, which is never deployed: build --target ${values.targets.filter((t) => t !== 'node').join(', ')} without it`);
   process.exit(2);
 }
 
@@ -65,9 +70,9 @@ const WRITERS: Record<string, { out: string; write: (layout: BuildLayout) => Pro
   cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))) },
   netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')) },
   vercel: { out: join(PUBLISH.out, 'vercel'), write: (layout) => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')) },
-  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), { listen: values.listen }) },
-  nginx: { out: join(PUBLISH.out, 'nginx'), write: (layout) => writeFront('nginx', layout, join(PUBLISH.out, 'nginx'), { listen: values.listen, upstream: values.upstream }) },
-  caddy: { out: join(PUBLISH.out, 'caddy'), write: (layout) => writeFront('caddy', layout, join(PUBLISH.out, 'caddy'), { listen: values.listen, upstream: values.upstream }) },
+  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), { listen: values.options.static?.listen }) },
+  nginx: { out: join(PUBLISH.out, 'nginx'), write: (layout) => writeFront('nginx', layout, join(PUBLISH.out, 'nginx'), values.options.nginx ?? {}) },
+  caddy: { out: join(PUBLISH.out, 'caddy'), write: (layout) => writeFront('caddy', layout, join(PUBLISH.out, 'caddy'), values.options.caddy ?? {}) },
 };
 // A front (nginx, Caddy) serves a copy of the live build: once written, every published build (a plain
 // `npm run build`, `npm start`'s scheduled ones) switches it too, unless it is a preview.
@@ -98,9 +103,18 @@ const liveLayout = live ? buildLayout(join(PUBLISH.builds, live)) : undefined;
 const liveInputs = liveLayout && (await readJson<BuildInputs>(join(liveLayout.dir, INPUTS_FILE)));
 // What is published depends on the time too: once the live build's next scheduled post is due, the content it was made from no longer says what the build holds.
 const liveSchedule: BuildSchedule = liveLayout ? await readSchedule(liveLayout.dir) : {};
+// Said before the work, in one line: a server that runs would serve this build's absolute URLs once it is live.
+const servers = liveLayout && process.env.FOLIO_DRAFTS !== '1' ? runningServers(PUBLISH.out) : [];
+if (servers.length > 0) {
+  const main = ROOTS[0]!;
+  const configured = await loadSite(main.contentDir).then((s) => s.url, () => undefined);
+  const liveUrl = (await readJson<Pick<Catalog, 'site_url'>>(join(liveLayout!.bundle(main.name), 'catalog.json')))?.site_url;
+  const warning = urlChangeWarning(siteUrlOf(process.env.SITE_URL, configured), liveUrl, servers);
+  if (warning) console.error(warning);
+}
 if (liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule.next)) {
-  // A front is written again: its options may have changed, and its copy may be of an earlier build.
-  const missing = requested.filter((t) => FRONTS.includes(t) || !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
+  // A front is written again: its copy may be of an earlier build; and so is a target given settings.
+  const missing = requested.filter((t) => FRONTS.includes(t) || t in values.options || !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
   await writeTargets(liveLayout, missing);
   const inputs: BuildInputs = { fingerprint, code, targets: [...new Set([...liveInputs.targets, ...missing])] };
   await writeFile(join(liveLayout.dir, INPUTS_FILE), JSON.stringify(inputs));

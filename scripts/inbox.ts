@@ -1,10 +1,13 @@
 // `npm run inbox -- list|export [--sandbox] [--db FILE]`: the paid messages in the inbox.
 // list prints a table; export writes every message as one JSON object per line (JSON Lines).
-// The file is CONTACT_DB (SANDBOX_CONTACT_DB with --sandbox) or the default under data/.
+// The file is --db, else CONTACT_DB (SANDBOX_CONTACT_DB with --sandbox), else the running `npm run chain`'s
+// inbox, else the default under data/.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATABASES } from '../src/contact/config.ts';
 import { sqliteInbox, type StoredMessage } from '../src/contact/inbox.ts';
+import { localChainDir, runningLocalChain } from '../src/contact/local-chain-state.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -15,9 +18,12 @@ if (command !== 'list' && command !== 'export') {
   console.error('Usage: npm run inbox -- list|export [--sandbox] [--db FILE]');
   process.exit(2);
 }
-const file = values.db ?? (values.sandbox ? process.env.SANDBOX_CONTACT_DB || DEFAULT_DATABASES.sandbox : process.env.CONTACT_DB || DEFAULT_DATABASES.main);
+const root = values.sandbox ? 'sandbox' : 'main';
+const file = values.db ?? ((values.sandbox ? process.env.SANDBOX_CONTACT_DB : process.env.CONTACT_DB) || runningLocalChain()?.inboxes[root] || DEFAULT_DATABASES[root]);
 if (!existsSync(file)) {
-  console.error(`No inbox at ${file}: no paid message has been stored there. (npm run chain keeps its inboxes in data/local-chain/: add --db data/local-chain/${values.sandbox ? 'sandbox-' : ''}contact.sqlite)`);
+  // A stopped chain's inbox stays in its folder until the next `npm run chain`.
+  const chainInbox = join(localChainDir(), `${values.sandbox ? 'sandbox-' : ''}contact.sqlite`);
+  console.error(`No inbox at ${file}: no paid message has been stored there.${!values.db && existsSync(chainInbox) ? ` (The last npm run chain's inbox: add --db ${chainInbox})` : ''}`);
   process.exit(command === 'list' ? 0 : 1);
 }
 const inbox = sqliteInbox(file, { readOnly: true });

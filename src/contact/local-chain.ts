@@ -19,8 +19,6 @@ export const LOCAL_CHAIN_ID = 31337;
 const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN_SOURCE = join(PROJECT, 'contracts/FolioToken.sol');
 const CACHE_DIR = join(PROJECT, '.folio-cache/contracts');
-/** Where `npm run chain` leaves the RPC URL and payer key for `npm run pay`. */
-export const LOCAL_CHAIN_STATE = join(PROJECT, '.folio-cache/chain.json');
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
 /** anvil's well-known development accounts (each holds 10,000 test ether). */

@@ -32,7 +32,7 @@ export interface SearchBody {
   total: number;
   images: ImageRecord[];
   total_images: number;
-  /** The query with its words that no post holds in any form replaced by the nearest word posts hold (README, "What search matches"); null when none is. */
+  /** The query with its words that no post holds in any form replaced by the nearest word posts hold (docs/search.md, "What search matches"); null when none is. */
   suggestion: string | null;
 }
 

@@ -76,7 +76,7 @@ export const postDetail = object(
     ...summaryProperties,
     content_html: str('Rendered HTML body'),
     content_markdown: str('Markdown body'),
-    reading_time: int('Estimated minutes, whole, at least 1: words/230, or characters/500 for zh, ja and ko (DECISIONS.md). The reader\'s site shows its own estimate from per-language reading rates (README, Reading time), so one essay reads about the same time in each language there', 1),
+    reading_time: int('Estimated minutes, whole, at least 1: words/230, or characters/500 for zh, ja and ko (DECISIONS.md). The reader\'s site shows its own estimate from per-language reading rates (docs/reader-site.md, Reading time), so one essay reads about the same time in each language there', 1),
     links: array(uri(), 'Every external http(s) URL in the body, in order'),
     media: array(object({ type: { type: 'string', enum: ['image', 'video'] }, src: uri() }), 'Images and videos in the body'),
     structure: object({ sections: array(object({ level: { type: 'integer', minimum: 2, maximum: 4 }, text: str(), id: str('The heading\'s id in content_html: the fragment that links to it on the page (`url#id`); unique in the post, in the heading\'s own script') })) }, undefined, 'Heading outline (h2 to h4)'),

@@ -118,7 +118,7 @@ export function expand(search: LanguageSearch, word: string): number[] {
 }
 
 /**
- * The vocabulary words a query word stands for, by tier, best first (README, "What search
+ * The vocabulary words a query word stands for, by tier, best first (docs/search.md, "What search
  * matches"), each tier its index: `itself` (0, the word when the vocabulary holds it) and `longer`
  * (1), the longer words it begins (in Chinese and Japanese, those holding it); `form` (2), the other
  * words of its stem (a Korean word without its particle: the words that begins); then, for a word

@@ -11,7 +11,7 @@ import { stemmer as turkish } from '@orama/stemmers/turkish';
 
 /**
  * How a query word reaches the words of a text besides itself and the longer words it begins
- * (README, "What search matches"): the Snowball stem of each language that has one (Orama's port of
+ * (docs/search.md, "What search matches"): the Snowball stem of each language that has one (Orama's port of
  * the Snowball stemmers), a typo's distance where words are spelled in letters, and, in Korean,
  * the word without its trailing particle. Words are already folded (encoders.ts): both sides of a
  * match go through the same `fold`, then the same stemmer.

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { readContactConfig, type ContactConfig } from '../contact/config.ts';
 import { appSettings, int, type AppSettings } from '../app/settings.ts';
 
-/** Every runtime setting, read once from the environment (documented in README.md). */
+/** Every runtime setting, read once from the environment (documented in docs/configuration.md). */
 export interface ServerConfig extends AppSettings {
   /** Redis or Valkey for state shared by separate processes and machines (REDIS_URL). */
   redisUrl: string | undefined;

@@ -15,6 +15,7 @@ import type { WorkerData } from './worker.ts';
 import { resolve } from 'node:path';
 import { PUBLISH } from '../pipeline/roots.ts';
 import { scheduleBuilds } from './schedule.ts';
+import { recordServer } from '../pipeline/live/running-servers.ts';
 import { UNSIGNED_STREAMS_LOG } from '../../functions/sse.ts';
 
 const config = readConfig();
@@ -39,8 +40,12 @@ if (config.port !== 0) {
   }
 }
 const memory = sharedMemory();
-const announce = (port: number, siteUrl: string, buildId: string) =>
+// A build that would re-point this server's absolute URLs (another PORT or SITE_URL) finds it by its
+// record, written before the line that says the server is up.
+const announce = async (port: number, siteUrl: string, buildId: string) => {
+  await recordServer(resolve(config.distRoot, PUBLISH.out), `http://localhost:${port}`).catch((e: Error) => console.error(`could not record this server for the builds (${e.message}); serving`));
   console.log(`Folio listening on http://localhost:${port} (site ${siteUrl}, build ${buildId}, ${config.workers} worker${config.workers > 1 ? 's' : ''})`);
+};
 
 if (config.workers === 1) {
   const redis = config.redisUrl ? redisState(config.redisUrl, (m) => console.error(m)) : undefined;
@@ -58,7 +63,7 @@ if (config.workers === 1) {
     },
     { port: config.port, reusePort: false },
   );
-  announce(serving.port, serving.siteUrl, serving.buildId);
+  await announce(serving.port, serving.siteUrl, serving.buildId);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void serving.close().then(() => redis?.close()).then(() => process.exit(0)));
 } else {
   const workers = new Set<Worker>();
@@ -87,7 +92,7 @@ if (config.workers === 1) {
   // The first picks the port (PORT=0 means any free one); the others join it with SO_REUSEPORT.
   const first = await start(0, config.port);
   await Promise.all(Array.from({ length: config.workers - 1 }, (_, i) => start(i + 1, first.port)));
-  announce(first.port, first.siteUrl, first.buildId);
+  await announce(first.port, first.siteUrl, first.buildId);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, async () => {
       stopping = true;

@@ -10,7 +10,7 @@ import { liveBuild } from '../../src/pipeline/live/go-live.ts';
 /**
  * Builds killed mid-way (kill -9) leave folders behind; the next good build removes every folder that
  * is not the live build, the two that went live before it, a running build or a holder of a kept one
- * (README, Publishing), and never the builds that were live.
+ * (docs/publishing.md), and never the builds that were live.
  */
 let dir: string;
 let out: string;

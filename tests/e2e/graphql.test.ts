@@ -348,7 +348,7 @@ describe('GraphQL over HTTP conformance (graphql-http server audit)', () => {
     for (const r of results) console.log(`${r.status === 'ok' ? 'ok  ' : r.status} ${r.id} ${r.name}${r.status === 'ok' ? '' : ` (${r.reason})`}`);
     const failedMust = results.filter((r) => r.name.startsWith('MUST') && r.status !== 'ok');
     assert.deepEqual(failedMust.map((r) => r.id), []);
-    // README lists the SHOULDs not followed; there are none today.
+    // docs/graphql.md lists the SHOULDs not followed; there are none today.
     assert.deepEqual(results.filter((r) => r.status !== 'ok').map((r) => r.id), []);
   });
 });

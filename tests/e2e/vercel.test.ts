@@ -17,7 +17,7 @@ import { route, type Deployment, type RouteRequest } from '../helpers/vercel-rou
 // small evaluator of the documented route semantics over the output's own file list
 // (tests/helpers/vercel-routes.ts), which says which layer answers each request (a static file, the
 // function, a route), and the function entry is called in-process with Web Requests, answering as
-// `npm start` does. README (Deploy, Vercel) lists what only a preview deploy can show.
+// `npm start` does. docs/deploy-vercel.md lists what only a preview deploy can show.
 const BASE = join(PUBLISH.out, 'vercel', '.vercel', 'output');
 const skip = existsSync(join(BASE, 'config.json')) ? false : `${BASE} is absent: run \`npm run build -- --target vercel\``;
 const node = useServer({ RATE_LIMIT: '0', EVENT_SIGNING_SECRET: 'test-secret' });

@@ -3,21 +3,21 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
- * The README's pipeline drawing (issue 33) names the folders of src/pipeline/ as they are: a folder
- * renamed, added or dropped without the drawing fails here, and so does a phase folder without its
- * two-line README (what it takes, what it gives).
+ * The pipeline drawing of docs/architecture.md (issue 33; the README's until issue 41) names the folders
+ * of src/pipeline/ as they are: a folder renamed, added or dropped without the drawing fails here, and so
+ * does a phase folder without its two-line README (what it takes, what it gives).
  */
 const PIPELINE = 'src/pipeline';
 const PHASES = ['load', 'derive', 'index', 'pages', 'publish', 'live'];
 
-const readme = readFileSync('README.md', 'utf8');
+const readme = readFileSync('docs/architecture.md', 'utf8');
 const drawing = /<!-- pipeline:[\s\S]*?-->\s*```text\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const folders = readdirSync(PIPELINE, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 /** Each `name/` the drawing says on its own (not `src/pages/` nor `dist/current`). */
 const named = [...drawing.matchAll(/(?<![\w./-])([\w-]+)\/(?![\w.-])/g)].map((m) => m[1]!);
 
-test('the README draws the pipeline', () => {
-  assert.ok(drawing.length > 0, 'a ```text block after the <!-- pipeline: --> comment in README.md');
+test('docs/architecture.md draws the pipeline', () => {
+  assert.ok(drawing.length > 0, 'a ```text block after the <!-- pipeline: --> comment in docs/architecture.md');
 });
 
 test('every folder the drawing names exists: a phase of src/pipeline/ or a content root', () => {

@@ -22,7 +22,7 @@ export function caddyfile(rules: FrontRules, options: FrontOptions, root: string
   const caches = cache.map(([re, cc], i) => [`@cache${i}`, `path_regexp ${raw(re.source)}`, cc] as const);
   return `# Written by \`npm run build -- --target caddy\`; run: caddy run --config dist/caddy/Caddyfile --adapter caddyfile
 # Serves the published files in ${root} (a link the build switches: no reload for content) and passes
-# everything else to \`npm run serve\` at ${options.upstream} (start it with TRUST_PROXY=1). README "Deploy".
+# everything else to \`npm run serve\` at ${options.upstream} (start it with TRUST_PROXY=1). docs/deploy-fronts.md.
 {
 \tadmin off
 \tauto_https off

@@ -19,13 +19,24 @@ export const FRONTS = {
 } as const;
 export type FrontName = keyof typeof FRONTS;
 
-/** `--listen`/`--upstream` when given, else what the front was written with before, else the defaults. */
-export async function frontOptions(out: string, given: Partial<FrontOptions>): Promise<FrontOptions> {
-  const before = JSON.parse(await readFile(join(out, OPTIONS_FILE), 'utf8').catch(() => '{}')) as Partial<FrontOptions>;
-  const options = { ...FRONT_DEFAULTS, ...before, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) } as FrontOptions;
-  for (const [name, value] of Object.entries(options)) if (!/^[^\s:;{}]*:\d{1,5}$/.test(value) && !/^\[[0-9a-f:.]+\]:\d{1,5}$/i.test(value)) throw new Error(`--${name} ${value}: give host:port, e.g. ${FRONT_DEFAULTS[name as keyof FrontOptions]}`);
+/**
+ * A target's addresses (`--listen`, `--upstream`): those given, else what its folder was written with
+ * before (`front.json` in `dir`), else the defaults; each checked as host:port.
+ */
+export async function keptOptions<T extends { [K in keyof T]: string }>(dir: string, given: Partial<T>, defaults: T): Promise<T> {
+  const before = JSON.parse(await readFile(join(dir, OPTIONS_FILE), 'utf8').catch(() => '{}')) as Partial<T>;
+  const keys = Object.keys(defaults);
+  const pick = (from: Partial<T>) => Object.fromEntries(Object.entries(from).filter(([k, v]) => keys.includes(k) && v !== undefined));
+  const options = { ...defaults, ...pick(before), ...pick(given) } as T;
+  for (const [name, value] of Object.entries(options) as [string, string][]) if (!/^[^\s:;{}]*:\d{1,5}$/.test(value) && !/^\[[0-9a-f:.]+\]:\d{1,5}$/i.test(value)) throw new Error(`--${name} ${value}: give host:port, e.g. ${defaults[name as keyof T]}`);
   return options;
 }
+
+/** Keeps a target's addresses beside it, for the builds after this one. */
+export const keepOptions = (dir: string, options: object) => writeFile(join(dir, OPTIONS_FILE), `${JSON.stringify(options)}\n`);
+
+/** `--listen`/`--upstream` when given, else what the front was written with before, else the defaults. */
+export const frontOptions = (out: string, given: Partial<FrontOptions>): Promise<FrontOptions> => keptOptions<FrontOptions>(out, given, FRONT_DEFAULTS);
 
 /** Whether a front was written into `out` before (a build then keeps it up to date). */
 export const frontWritten = (out: string) => existsSync(join(out, OPTIONS_FILE));
@@ -46,6 +57,6 @@ export async function writeFront(name: FrontName, layout: BuildLayout, out: stri
   const path = join(out, front.config);
   const changed = (await readFile(path, 'utf8').catch(() => '')) !== config;
   if (changed) await writeFile(path, config);
-  await writeFile(join(out, OPTIONS_FILE), `${JSON.stringify(options)}\n`);
+  await keepOptions(out, options);
   return `${name}: ${out}: ${files.length} URLs served by ${name} (${placed} files with their br/gzip), the rest passed to ${options.upstream}; listens on ${options.listen}; ${changed ? `${front.config} written (reload ${name} if it runs)` : `${front.config} unchanged (no reload)`}; run: ${front.run}`;
 }

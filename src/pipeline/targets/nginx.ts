@@ -88,7 +88,7 @@ export function nginxConf(rules: FrontRules, options: FrontOptions, brotli = exi
   const tries = Array.from({ length: depth }, (_, i) => rules.extensions.filter(([, keys]) => keys[i]).map(([ext, keys]) => [ext, keys[i]!] as const));
   return `# Written by \`npm run build -- --target nginx\`; run: nginx -p dist/nginx -c nginx.conf
 # Serves the published files in ${FRONT_ROOT}/ (a link the build switches: no reload for content) and passes
-# everything else to \`npm run serve\` at ${options.upstream} (start it with TRUST_PROXY=1). README "Deploy".
+# everything else to \`npm run serve\` at ${options.upstream} (start it with TRUST_PROXY=1). docs/deploy-fronts.md.
 ${brotli ? `load_module ${BROTLI_STATIC};` : '# brotli_static: apt-get install libnginx-mod-http-brotli-static, then build again (gzip only meanwhile)'}
 ${NGINX_RUN}
   keepalive_requests 10000;

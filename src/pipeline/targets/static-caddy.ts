@@ -38,7 +38,7 @@ export function staticCaddyfile(rules: StaticHostRules, root: string, listen: st
     prefix ? `\t@redirect${i} path_regexp redirect${i} ^${escapeRe(from)}(.*)$\n\tredir @redirect${i} ${to.replace(':splat', `{re.redirect${i}.1}`)} ${status}` : `\tredir ${from} ${to} ${status}`,
   );
   return `# Written by \`npm run build -- --target static\`: dist/static on a plain Caddy, no Node behind it.
-# Run: caddy run --config dist/static-hosts/Caddyfile --adapter caddyfile (README "Deploy"); on a server of your own, set root.
+# Run: caddy run --config dist/static-hosts/Caddyfile --adapter caddyfile (docs/deploy-static.md); on a server of your own, set root.
 {
 \tadmin off
 \tauto_https off

@@ -20,7 +20,7 @@ export function staticNginxConf(rules: StaticHostRules, root: string, listen: st
     prefix ? `    rewrite ^${from}(.*)$ ${to.replace(':splat', '$1')} ${status === 301 ? 'permanent' : 'redirect'};` : `    location = ${from} { return ${status} ${to}; }`,
   );
   return `# Written by \`npm run build -- --target static\`: dist/static on a plain nginx, no Node behind it.
-# Run: nginx -p dist/static-hosts -c nginx.conf (README "Deploy"); on a server of your own, set root.
+# Run: nginx -p dist/static-hosts -c nginx.conf (docs/deploy-static.md); on a server of your own, set root.
 ${NGINX_RUN}
   types {
 ${rules.types.map(([ext, type]) => `    ${quote(type)} ${ext};`).join('\n')}

@@ -8,7 +8,7 @@ import { RESULTS_SLOT } from '../../site/search-results.ts';
 import { staticNginxConf } from './static-nginx.ts';
 import { staticCaddyfile } from './static-caddy.ts';
 import { staticHostRules } from './static-host-rules.ts';
-import { FRONT_DEFAULTS } from './front.ts';
+import { FRONT_DEFAULTS, keepOptions, keptOptions } from './front.ts';
 import type { Manifest } from '../publish/manifest.ts';
 import type { BuildLayout } from '../roots.ts';
 import { mirror, place } from './files.ts';
@@ -170,11 +170,13 @@ export async function writeStatic(layout: BuildLayout, outDir: string, options: 
   if (options.withFunctions) return `static: ${outDir}: ${placed + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers`;
   const search = await staticSearchPages(outDir, files.map((f) => pageFolder(f.rel)).filter((rel) => rel.endsWith('/index.html') && /(^|\/)search\/index\.html$/.test(rel)));
   const hosts = `${outDir}-hosts`;
+  // --listen when given, else the address these configurations were written with before.
+  const { listen } = await keptOptions(hosts, { listen: options.listen }, { listen: FRONT_DEFAULTS.listen });
   await rm(hosts, { recursive: true, force: true });
   for (const dir of ['logs', 'tmp']) await mkdir(join(hosts, dir), { recursive: true });
   const hostRules = staticHostRules(manifest, HOST_TYPES, `${headers}${types.join('\n')}\n`, `${redirects}${rules.join('\n')}\n`);
-  const listen = options.listen ?? FRONT_DEFAULTS.listen;
   await writeFile(join(hosts, 'nginx.conf'), staticNginxConf(hostRules, resolve(outDir), listen));
   await writeFile(join(hosts, 'Caddyfile'), staticCaddyfile(hostRules, resolve(outDir), listen));
-  return `static: ${outDir}: ${placed + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf and ${hosts}/Caddyfile serve it on a plain nginx or Caddy (nginx -p ${hosts} -c nginx.conf; caddy run --config ${hosts}/Caddyfile --adapter caddyfile)`;
+  await keepOptions(hosts, { listen });
+  return `static: ${outDir}: ${placed + 2} files, ${rules.length} rewrites in _redirects, ${types.length} type rules in _headers, ${search} search pages saying search needs the server; ${hosts}/nginx.conf and ${hosts}/Caddyfile serve it on a plain nginx or Caddy on ${listen} (nginx -p ${hosts} -c nginx.conf; caddy run --config ${hosts}/Caddyfile --adapter caddyfile)`;
 }
