@@ -8,7 +8,9 @@ import { providerLabel, SetupError, type Provider } from './provider.ts';
 import { loadTranslationSettings, providerFor } from './settings.ts';
 import { MEMORY_FILE, TranslationMemory } from './memory.ts';
 import { engineKey, loadGlossary } from './glossary.ts';
-import { adoptTranslation, englishSegments, recordWritten, translatePost } from './translate-post.ts';
+import { adoptTranslation, englishSegments, journalWrite, translatePost } from './translate-post.ts';
+import { killPoint } from './kill-point.ts';
+import { removeLeftoverTemps } from '../fs/leftover-temps.ts';
 import { documentText } from './segments.ts';
 import { translationFile } from './translation-file.ts';
 import { fillTermNames } from './term-names.ts';
@@ -29,6 +31,8 @@ export interface RunOptions {
   dryRun: boolean;
   maxChars: number;
   replace: boolean;
+  /** Send the English under a person's text awaiting review to the engine (its text is replaced). */
+  retranslateReviewed?: boolean;
   /** Each line of progress, as the command prints it. */
   log: (line: string) => void;
 }
@@ -98,7 +102,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   const started = performance.now();
   const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), onWait: (ms, why, kind) => log(`  ${provider.id}: ${why}; ${kind === 'retry' ? 'trying again in' : 'waiting'} ${(ms / 1000).toFixed(1)} s`) });
   const budget = { chars: maxChars };
-  const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, chars: 0, failed: 0, skipped: 0 };
+  const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, review: 0, chars: 0, failed: 0, skipped: 0 };
   const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();
   let stopped: string | undefined;
 
@@ -114,7 +118,12 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     const source = englishSegments(english, glossary);
     const sources = source.segments.map((s) => s.text);
     const hash = sourceHash(post.english.title, post.english.body);
+    for (const name of dryRun ? [] : await removeLeftoverTemps(post.dir)) log(`${post.slug}: removed ${name}, left by a run that was killed while writing`);
     const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
+    // A run killed between its writes left a journal: the file's checksum says whether it was written, before anything reads the file against the memory.
+    let settled = false;
+    for (const lang of memory.pendingLanguages()) settled = memory.settle(lang, post.translations.find((t) => t.lang === lang)?.raw) || settled;
+    if (settled && !dryRun) await memory.save();
     // Current translations made outside Folio become the memory's (a person's), so later English edits send only what changed.
     let adopted = 0;
     for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, documentText(t, t.body), glossary)) adopted++;
@@ -122,10 +131,11 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     for (const [lang, provider] of routes) {
       // A file Folio wrote with another glossary is as stale as one whose English changed.
       const seen = translateState(states[lang]!, memory, lang, sources, glossary);
-      const state = seen === 'glossary' ? 'stale' : seen;
+      const existing = post.translations.find((t) => t.lang === lang);
+      // Written with another glossary, or holding a person's text to review (reviewed since: its flag goes): stale.
+      const state = seen === 'glossary' || (seen === 'available' && existing?.needs_review.length) ? 'stale' : seen;
       if (!wanted.has(state === 'unstamped' ? 'stale' : state)) continue;
       totals.posts++;
-      const existing = post.translations.find((t) => t.lang === lang);
       // A scaffold (`npm run new -- --lang`) still holds the English: nobody's work is lost by translating it.
       const scaffold = existing && !existing.source_hash && existing.body.trim() === post.english.body.trim();
       if (existing && !memory.hasRecord(lang) && !options.replace && !scaffold) {
@@ -144,10 +154,14 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
         memory,
         dryRun,
         budget,
-        checkpoint: () => memory.save(),
+        checkpoint: async () => {
+          await memory.save();
+          killPoint('checkpoint');
+        },
         retry: retryFor(provider),
+        retranslateReviewed: options.retranslateReviewed,
       }).catch((e: Error) => fail(`${post.slug} (${lang}): ${e instanceof SetupError ? '' : `${provider.id} failed: `}${e.message}`));
-      const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person)` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.segments - outcome.fromMemory : outcome.sent} (${outcome.chars} characters)`;
+      const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person${outcome.review.length ? `, ${outcome.review.length} to review` : ''})` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.segments - outcome.fromMemory : outcome.sent} (${outcome.chars} characters)`;
       const row = perLanguage.get(lang) ?? { provider: provider.id, segments: 0, chars: 0 };
       row.segments += outcome.segments - outcome.fromMemory;
       row.chars += outcome.chars;
@@ -178,13 +192,22 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
         continue;
       }
       const file = existing?.file ?? join(post.dir, `${lang}.md`);
-      // The memory first: a run killed between the two finds its file missing and writes it from the
-      // memory; the other order would leave a file the next run takes for a person's translation.
-      recordWritten(memory, lang, source, outcome.result, glossary);
+      const text = translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified, needsReview: outcome.review });
+      // The journal (what the file is written from, and its checksum), then the file, then the memory
+      // records it: a run killed anywhere between leaves a journal the next run settles by the file's
+      // checksum, so an engine's or an outdated text is never read back as a person's edit.
+      journalWrite(memory, lang, text, source, outcome.result, outcome.authors, glossary);
       await memory.save();
-      await writeWhole(file, translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified }));
+      killPoint('journal');
+      await writeWhole(file, text);
+      killPoint('file');
+      memory.commit(lang);
+      await memory.save();
+      killPoint('memory');
       totals.written++;
+      totals.review += outcome.review.length;
       log(`${line}; wrote ${file}`);
+      for (const where of outcome.review) log(`  ${post.slug} ${lang}: ${where}: needs review (a person's translation of an earlier English, kept; --retranslate-reviewed sends it to the engine)`);
     }
   }
 
@@ -203,7 +226,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
       log(`  ${lang.padEnd(6)} ${row.provider.padEnd(15)} ${String(row.segments).padStart(6)} segments ${String(row.chars).padStart(9)} characters  ${cost}`);
     }
   } else {
-    log(`\n${totals.written} translations written; ${totals.sent} segments sent, ${totals.fromMemory} from memory (${totals.human} by a person), ${totals.failed} failed, ${totals.skipped} skipped`);
+    log(`\n${totals.written} translations written; ${totals.sent} segments sent, ${totals.fromMemory} from memory (${totals.human} by a person), ${totals.review} to review, ${totals.failed} failed, ${totals.skipped} skipped`);
     const minutes = (performance.now() - started) / 60_000;
     for (const [provider, pace] of paces) {
       if (pace.requests) log(`${provider.id}: ${pace.requests} requests, ${pace.characters} characters (${Math.round(pace.requests / minutes)} requests and ${Math.round(pace.characters / minutes)} characters a minute; ${(pace.waitedMs / 1000).toFixed(1)} s waited to keep to its rate)`);

@@ -10,6 +10,7 @@ import { slugify } from '../pipeline/load/slugify.ts';
 import { escapeText, unescapeText } from './inline-markup.ts';
 import { batches, QuotaError, type Provider } from './provider.ts';
 import { sendWithRetry, type RetryPolicy } from './send.ts';
+import { contentProblem, repeatedAnswers } from './checks.ts';
 
 /** A name made for a term: its kind, slug and English name, and its name in `lang`. */
 interface FoundName {
@@ -24,6 +25,8 @@ export interface TermFill {
   /** Names sent (or, in a dry run, to send) and their characters. */
   sent: number;
   chars: number;
+  /** Names an engine answered that were refused (unchanged English, junk): left missing. */
+  missing: number;
   /** The run must stop (a quota): the names already made are written. */
   stop?: string;
 }
@@ -53,7 +56,7 @@ export async function fillTermNames(options: {
     return english;
   };
   const all = termsOf(options.allPosts);
-  const fill: TermFill = { sent: 0, chars: 0 };
+  const fill: TermFill = { sent: 0, chars: 0, missing: 0 };
   let names: TermNames;
   try {
     names = await loadTermNames(root, usedTerms((kind) => [...all[kind].keys()]));
@@ -81,11 +84,18 @@ export async function fillTermNames(options: {
     budget.chars -= chars;
     try {
       for (const batch of batches(texts, provider.limits)) {
-        const out = await sendWithRetry(provider, batch.map((i) => texts[i]!), lang, options.retryFor?.(provider));
+        const sources = batch.map((i) => texts[i]!);
+        const out = await sendWithRetry(provider, sources, lang, options.retryFor?.(provider));
+        const repeated = repeatedAnswers(sources, out);
         for (const [k, i] of batch.entries()) {
           const name = unescapeText(out[k] ?? '').replace(/<[^>]*>/g, '').trim();
-          // A name an engine could not make stays English (and is counted by `translations status`).
-          if (name) found.push({ ...wanted[i]!, lang, name });
+          // A name an engine could not make, left as the English or refused by a check, stays missing (`translations status` counts it).
+          const problem = !name ? 'empty' : name.toLocaleLowerCase(lang) === wanted[i]!.english.toLocaleLowerCase('en') ? 'came back unchanged' : (repeated.get(out[k]!) ?? contentProblem(texts[i]!, out[k]!, lang));
+          if (problem === undefined) found.push({ ...wanted[i]!, lang, name });
+          else {
+            fill.missing++;
+            log(`  ${lang}: ${wanted[i]!.kind === 'categories' ? 'category' : 'tag'} "${wanted[i]!.english}" not named: ${problem} (left missing)`);
+          }
         }
       }
     } catch (e) {
