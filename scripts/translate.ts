@@ -74,5 +74,5 @@ const summary = await runTranslation({
   retranslateReviewed: values['retranslate-reviewed']!,
   log: (line) => console.log(line),
 }).catch((e: Error) => (e instanceof RunError ? fail(e.message) : Promise.reject(e)));
-if (summary.stopped) fail(`stopped: ${summary.stopped}; what was done is kept, run again when the quota allows`);
+if (summary.stopped) fail(`stopped: ${summary.stopped}; what was done is kept, run again later (when the quota or the engine allows)`);
 if (summary.failed) process.exitCode = 1;

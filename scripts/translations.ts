@@ -96,7 +96,7 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
   }
   const total = Object.values(available).reduce((a, b) => a + b, 0);
   console.log(`\n${total} of ${all.length * TRANSLATED_CODES.length} translations available.`);
-  const legend = ['✓ available', '· missing', 'stale N: the English changed since (N segments to send again, where Folio wrote it)', "review N: a person's text kept under a changed English (review it, then verify)", 'unstamped: not published until stamped', 'glossary: written with another glossary (translate makes it again)'];
+  const legend = ['✓ available', '· missing', 'stale N: English changed since (N segments to send again, where Folio wrote it)', "review N: a person's text kept under a changed English (review it, then verify)", 'unstamped: not published until stamped', 'glossary: written with another glossary (translate makes it again)'];
   // The legend as lines that fit the width.
   const lines: string[] = [];
   for (const item of legend) {

@@ -5,7 +5,7 @@ import { loadAll, status, translateState } from './translation-status.ts';
 import { sourceHash } from '../pipeline/derive/source-hash.ts';
 import { createProvider } from './providers/index.ts';
 import { providerLabel, SetupError, type Provider } from './provider.ts';
-import { loadTranslationSettings, providerFor } from './settings.ts';
+import { loadTranslationSettings, providerFor, type TranslationSettings } from './settings.ts';
 import { MEMORY_FILE, TranslationMemory } from './memory.ts';
 import { engineKey, loadGlossary } from './glossary.ts';
 import { adoptTranslation, englishSegments, journalWrite, translatePost } from './translate-post.ts';
@@ -83,7 +83,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     let provider = providers.get(name);
     if (!provider) {
       try {
-        provider = createProvider(name, process.env, { model: settings.models[name], glossary });
+        provider = createProvider(name, process.env, { model: settings.models[name], glossary, timeoutMs: settings.limits.requestTimeoutMs });
         await provider.prepare?.();
       } catch (e) {
         fail((e as Error).message);
@@ -100,7 +100,9 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   const paces = new Map<Provider, Pace>();
   const paceOf = (provider: Provider) => paces.get(provider) ?? paces.set(provider, new Pace(settings.rates[provider.id])).get(provider)!;
   const started = performance.now();
-  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), onWait: (ms, why, kind) => log(`  ${provider.id}: ${why}; ${kind === 'retry' ? 'trying again in' : 'waiting'} ${(ms / 1000).toFixed(1)} s`) });
+  // One retry budget for the whole run: a hung or failing engine holds it for at most that long.
+  const retryBudget = { leftMs: settings.limits.retryBudgetMs };
+  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), budget: retryBudget, maxRetryAfterMs: settings.limits.maxRetryAfterMs, onWait: (ms, why, kind) => log(`  ${provider.id}: ${why}; ${kind === 'retry' ? 'trying again in' : 'waiting'} ${(ms / 1000).toFixed(1)} s`) });
   const budget = { chars: maxChars };
   const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, review: 0, chars: 0, failed: 0, skipped: 0 };
   const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();
@@ -221,8 +223,8 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   if (dryRun) {
     log('\nwould send (after memory hits):');
     for (const [lang, row] of perLanguage) {
-      const price = settings.prices[row.provider];
-      const cost = price === undefined ? 'no price set' : `about $${((row.chars / 1e6) * price).toFixed(2)}`;
+      const price = estimate(settings, row.provider, row.chars);
+      const cost = price === undefined ? 'no price set' : `about $${price.toFixed(2)}`;
       log(`  ${lang.padEnd(6)} ${row.provider.padEnd(15)} ${String(row.segments).padStart(6)} segments ${String(row.chars).padStart(9)} characters  ${cost}`);
     }
   } else {
@@ -231,8 +233,25 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     for (const [provider, pace] of paces) {
       if (pace.requests) log(`${provider.id}: ${pace.requests} requests, ${pace.characters} characters (${Math.round(pace.requests / minutes)} requests and ${Math.round(pace.characters / minutes)} characters a minute; ${(pace.waitedMs / 1000).toFixed(1)} s waited to keep to its rate)`);
     }
+    for (const [provider, pace] of paces) if (pace.requests) log(costLine(settings, provider, pace.characters));
   }
   return { written: totals.written, sent: totals.sent, failed: totals.failed, stopped };
+}
+
+/** A provider's estimated price for characters (and tokens, for a language model): undefined without a price. */
+function estimate(settings: TranslationSettings, provider: string, chars: number, usage?: Provider['usage']): number | undefined {
+  const tokens = settings.tokenPrices[provider];
+  // Before a run (--dry-run) a model's tokens are estimated: about 4 characters a token, as many out as in.
+  if (tokens) return ((usage?.inputTokens ?? chars / 4) * tokens.input + (usage?.outputTokens ?? chars / 4) * tokens.output) / 1e6;
+  const price = settings.prices[provider];
+  return price === undefined ? undefined : (chars / 1e6) * price;
+}
+
+/** The run's cost report for one provider: characters sent (and tokens billed), and the estimated price at translation.yaml's (or the documented default) rates. */
+function costLine(settings: TranslationSettings, provider: Provider, chars: number): string {
+  const price = estimate(settings, provider.id, chars, provider.usage);
+  const tokens = provider.usage ? `, ${provider.usage.inputTokens} input and ${provider.usage.outputTokens} output tokens` : '';
+  return `cost ${provider.id}: ${chars} characters${tokens}, ${price === undefined ? 'no price set (prices: in translation.yaml)' : `about $${price.toFixed(price < 0.01 && price > 0 ? 4 : 2)}`}`;
 }
 
 /**

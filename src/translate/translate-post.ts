@@ -85,7 +85,8 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
     outcome.human++;
     const problem = doc.problem(i, hit.text);
     if (problem === undefined) {
-      if (hit.review) outcome.review.push(doc.segments[i]!.where);
+      // Named by the English's place (the line in en.md): the reviewer reads the new English there.
+      if (hit.review) outcome.review.push(`${doc.segments[i]!.where} of en.md`);
       return hit.text;
     }
     unfit.add(i);
