@@ -8,9 +8,17 @@ import { ContentErrors, FileError } from '../pipeline/load/file-error.ts';
 import type { PostSource } from '../pipeline/load/posts.ts';
 import { slugify } from '../pipeline/load/slugify.ts';
 import { escapeText, unescapeText } from './inline-markup.ts';
-import { batches, QuotaError, type Provider } from './provider.ts';
+import { batches, providerLabel, QuotaError, type Provider } from './provider.ts';
 import { sendWithRetry, type RetryPolicy } from './send.ts';
 import { contentProblem, repeatedAnswers } from './checks.ts';
+
+/**
+ * The names an engine's answer was refused for (`content/.translation-term-names.json`):
+ * `<lang> <kind> <English name>` -> the engine (`<provider>:<version>`). Not sent to that engine
+ * again, so a run with nothing new sends nothing; another engine (or version) tries again.
+ */
+const REFUSED_FILE = '.translation-term-names.json';
+const refusalKey = (lang: string, kind: TaxonomyKind, english: string) => `${lang} ${kind} ${english}`;
 
 /** A name made for a term: its kind, slug and English name, and its name in `lang`. */
 interface FoundName {
@@ -67,9 +75,14 @@ export async function fillTermNames(options: {
     return fill;
   }
   const english = termsOf(options.posts);
+  const refusedFile = join(root, REFUSED_FILE);
+  const refused = JSON.parse(await readFile(refusedFile, 'utf8').catch(() => '{}')) as Record<string, string>;
   const found: FoundName[] = [];
   for (const [lang, provider] of routes) {
-    const wanted = KINDS.flatMap((kind) => [...english[kind].entries()].filter(([slug]) => !names[kind][slug]?.[lang]).map(([slug, name]) => ({ kind, slug, english: name })));
+    const missing = KINDS.flatMap((kind) => [...english[kind].entries()].filter(([slug]) => !names[kind][slug]?.[lang]).map(([slug, name]) => ({ kind, slug, english: name })));
+    // A name this engine refused before (unchanged, junk) is not sent again: it stays missing until a person names it.
+    const wanted = missing.filter((w) => refused[refusalKey(lang, w.kind, w.english)] !== providerLabel(provider));
+    if (missing.length > wanted.length) log(`category and tag names ${lang}: ${missing.length - wanted.length} left missing (${provider.id} could not name them before): name them in ${join(root, TAXONOMIES_FILE)}`);
     if (wanted.length === 0) continue;
     const texts = wanted.map((w) => escapeText(w.english));
     const chars = texts.reduce((n, t) => n + t.length, 0);
@@ -94,6 +107,7 @@ export async function fillTermNames(options: {
           if (problem === undefined) found.push({ ...wanted[i]!, lang, name });
           else {
             fill.missing++;
+            refused[refusalKey(lang, wanted[i]!.kind, wanted[i]!.english)] = providerLabel(provider);
             log(`  ${lang}: ${wanted[i]!.kind === 'categories' ? 'category' : 'tag'} "${wanted[i]!.english}" not named: ${problem} (left missing)`);
           }
         }
@@ -104,6 +118,7 @@ export async function fillTermNames(options: {
       break;
     }
   }
+  if (!dryRun && Object.keys(refused).length) await writeWhole(refusedFile, `${JSON.stringify(refused, null, 1)}\n`);
   if (found.length) {
     await writeTermNames(root, found);
     log(`wrote ${found.length} category and tag names into ${join(root, TAXONOMIES_FILE)}`);

@@ -19,7 +19,10 @@ const onWords = (html: string, map: Record<string, string>) =>
 const SCRIPT_MARK: Record<string, string> = { ar: 'ع', hi: 'ह', ja: 'ア', ko: '한', zh: '中', ru: 'ж' };
 const MARKED = new RegExp(` [${Object.values(SCRIPT_MARK).join('')}]$`);
 
-export const pseudoLocalize = (html: string, lang?: string) => onWords(html, PSEUDO) + (lang && SCRIPT_MARK[lang] ? ` ${SCRIPT_MARK[lang]}` : '');
+/** A text with the target's script letter added, where the language has a script of its own. */
+export const markScript = (text: string, lang?: string) => text + (lang && SCRIPT_MARK[lang] ? ` ${SCRIPT_MARK[lang]}` : '');
+
+export const pseudoLocalize = (html: string, lang?: string) => markScript(onWords(html, PSEUDO), lang);
 export const unPseudo = (html: string) => onWords(html.replace(MARKED, ''), BACK);
 
 const APERTIUM = new Set(['es', 'fr', 'pt-br']);
