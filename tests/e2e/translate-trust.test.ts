@@ -92,7 +92,7 @@ describe('a person\'s correction is never lost (Apertium, the real engine)', { s
     assert.equal(edited.code, 0, edited.out);
     assert.equal(postSent(edited.out), 0, `the person's text is kept, not sent: ${edited.out}`);
     assert.match(edited.out, /\(1 by a person, 1 to review\)/);
-    assert.match(edited.out, /paragraph at line \d+: needs review/);
+    assert.match(edited.out, /paragraph at line \d+ of en\.md: needs review/);
     const kept = matter(await readFile(es(), 'utf8'));
     assert.ok(kept.content.includes(CORRECTION), 'the correction is in the file');
     assert.equal((kept.data.needs_review as string[]).length, 1, 'flagged in the front matter');
