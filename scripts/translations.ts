@@ -85,7 +85,7 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
   const nameWidth = Math.max(label.length, ...rows.map(([n]) => n.length));
   // The languages in blocks that fit the width (at least one language a block).
   const perBlock = Math.max(1, Math.min(TRANSLATED_CODES.length, Math.floor((width - nameWidth - 2) / 10)));
-  const print = (name: string, cells: string[]) => console.log(`${name.padEnd(nameWidth)}  ${cells.map((c) => c.padEnd(10)).join('')}`.trimEnd());
+  const print = (name: string, cells: string[]) => console.log(`${name.padEnd(nameWidth)}  ${cells.map((c) => c.padEnd(10)).join('')}`);
   for (let from = 0; from < TRANSLATED_CODES.length; from += perBlock) {
     const block = <T,>(cells: T[]) => cells.slice(from, from + perBlock);
     if (from) console.log('');
