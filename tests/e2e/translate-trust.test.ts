@@ -307,3 +307,41 @@ describe('temporary files and the commands\' help', () => {
     assert.match(wide.out, /^ +es +zh +ar +pt-br +fr +ja +de +ru +id +hi +ko +tr +vi$/m);
   });
 });
+
+describe('what the build publishes (a real build of a copy of the demo)', () => {
+  test('a translation with needs_review is published as stale; a leftover temp file is not published', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-translate-trust-build-'));
+    temps.push(dir);
+    const content = join(dir, 'content');
+    await cp('content', content, { recursive: true });
+    const KEPT = ['the-slow-web', 'bread-and-time'];
+    for (const slug of await readdir(join(content, 'posts'))) if (!KEPT.includes(slug)) await rm(join(content, 'posts', slug), { recursive: true });
+    await rm(join(content, 'taxonomies.yaml'));
+    const site = join(content, 'site.yaml');
+    await writeFile(site, (await readFile(site, 'utf8')).replace(/^menu:.*\n/m, ''));
+    const es = join(content, 'posts', SLUG, 'es.md');
+    await writeFile(es, (await readFile(es, 'utf8')).replace(/^---\n/, '---\nneeds_review: ["paragraph at line 11 of en.md"]\n'));
+    await writeFile(join(content, 'posts', 'bread-and-time', 'cover.jpg.99999999.tmp'), 'half a file');
+    const out = join(dir, 'dist');
+    // Deadline: a build of two essays takes about a minute on a loaded machine; its process group is killed at 10.
+    const built = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ['scripts/build.ts'], { env: { ...process.env, FOLIO_CONTENT: content, FOLIO_OUT: out, FOLIO_CACHE: join(dir, 'cache') }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10 * 60_000);
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, output });
+      });
+    });
+    assert.equal(built.code, 0, built.output);
+    const catalog = JSON.parse(await readFile(join(out, 'current', 'bundle', 'main', 'catalog.json'), 'utf8')) as { posts: { slug: string; entries: Record<string, { state: string }> }[] };
+    const entries = catalog.posts.find((p) => p.slug === SLUG)!.entries;
+    assert.equal(entries.es!.state, 'stale', 'a person\'s text to review is stale in the API');
+    assert.equal(entries.zh!.state, 'available');
+    const files = (await readdir(join(out, 'current'), { recursive: true })).map(String);
+    assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), [], 'no temp file published');
+    assert.ok(files.some((f) => f.endsWith('cover.jpg')), 'the post\'s media are published');
+  });
+});
