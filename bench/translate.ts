@@ -10,7 +10,7 @@ import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { providerLabel, type Provider } from '../src/translate/provider.ts';
 import { TranslationMemory } from '../src/translate/memory.ts';
 import { documentText, segmentDocument, type DocumentText } from '../src/translate/segments.ts';
-import { englishSegments, recordWritten, translatePost } from '../src/translate/translate-post.ts';
+import { englishSegments, journalWrite, translatePost } from '../src/translate/translate-post.ts';
 import { sourceHash } from '../src/pipeline/derive/source-hash.ts';
 import { richEssay } from './synthetic-corpus.ts';
 
@@ -77,7 +77,8 @@ async function run(essays: Essay[], langs: readonly string[], force = false) {
         checkpoint: async () => undefined,
       });
       if (!outcome.result) throw new Error(`${essay.slug} ${lang}: ${outcome.skipped ?? outcome.failed.map((f) => `${f.where}: ${f.reason}`).join('; ')}`);
-      recordWritten(essay.memory, lang, english, outcome.result, undefined);
+      journalWrite(essay.memory, lang, '', english, outcome.result, outcome.authors, undefined);
+      essay.memory.commit(lang);
       essay.written.set(lang, outcome.result);
       essay.hashes.set(lang, hash);
     }

@@ -1,8 +1,24 @@
 // Author command: `npm run translate -- [slug...] [--lang fr,de] [--missing] [--stale] [--provider NAME]
-// [--dry-run] [--max-chars N] [--replace] [--root DIR]`: makes the missing and stale translations with the engine
+// [--dry-run] [--max-chars N] [--replace] [--retranslate-reviewed] [--root DIR]`: makes the missing and stale translations with the engine
 // content/translation.yaml names for each language, sending only what the memory does not hold.
 import { parseArgs } from 'node:util';
 import { RunError, runTranslation } from '../src/translate/run.ts';
+
+const HELP = `usage: npm run translate -- [slug...] [options]
+
+Makes the missing and stale translations with the engine content/translation.yaml names for each
+language, sending only what the translation memory does not hold. A person's text is kept: where its
+English changed it stays, flagged needs_review.
+
+  --lang fr,de             only these languages (repeatable; default: every routed language)
+  --missing, --stale       only missing, or only stale translations (default: both)
+  --provider NAME          this engine for every language (apertium, deepl, google, libretranslate, openai)
+  --dry-run                what would be sent, and its estimated price; nothing is sent or written
+  --max-chars N            send at most N characters in this run
+  --replace                translate anew a stale translation made outside Folio (its text is replaced)
+  --retranslate-reviewed   send the English under a person's text awaiting review; the engine's replaces it
+  --root DIR               the content folder (default: content)
+  -h, --help               this text`;
 
 function fail(message: string): never {
   console.error(`translate: ${message}`);
@@ -23,13 +39,19 @@ const { values, positionals } = (() => {
         'dry-run': { type: 'boolean', default: false },
         'max-chars': { type: 'string', multiple: true },
         replace: { type: 'boolean', default: false },
+        'retranslate-reviewed': { type: 'boolean', default: false },
         root: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h', default: false },
       },
     });
   } catch (e) {
     return fail((e as Error).message);
   }
 })();
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 const once = (name: 'provider' | 'max-chars' | 'root'): string | undefined => {
   const given = values[name] ?? [];
   if (given.length > 1) fail(`--${name} is given ${given.length} times (${given.join(', ')}): give it once`);
@@ -49,7 +71,8 @@ const summary = await runTranslation({
   dryRun: values['dry-run']!,
   maxChars,
   replace: values.replace!,
+  retranslateReviewed: values['retranslate-reviewed']!,
   log: (line) => console.log(line),
 }).catch((e: Error) => (e instanceof RunError ? fail(e.message) : Promise.reject(e)));
-if (summary.stopped) fail(`stopped: ${summary.stopped}; what was done is kept, run again when the quota allows`);
+if (summary.stopped) fail(`stopped: ${summary.stopped}; what was done is kept, run again later (when the quota or the engine allows)`);
 if (summary.failed) process.exitCode = 1;

@@ -1,4 +1,4 @@
-// Author command: `npm run translations -- status [--root DIR]` prints each translation's state (a stale one
+// Author command: `npm run translations -- status [--wide] [--root DIR]` prints each translation's state (a stale one
 // Folio wrote with the number of segments the English changed), a legend and totals; it also counts, per
 // language, the category and tag names content/taxonomies.yaml lacks. `stamp <slug> <lang>...` or
 // `stamp --unstamped` records the English source hash; `verify <slug> <lang>...` records a person's review.
@@ -16,20 +16,48 @@ import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipelin
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
 type Translatable = FolderSource<PageEnglishSource>;
 
-const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR] [--verbose]';
+const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR] [--verbose] (--help for more)';
+const HELP: Record<string, string> = {
+  '': `${USAGE}
+
+  status                    each post's translations: available, stale, missing, to review; totals per language
+  stamp <slug> <lang>...    records that a translation matches the current English (source_hash)
+  stamp --unstamped         stamps every translation that has no source_hash
+  verify <slug> <lang>...   records a person's review (verified: true), approving the text kept for review
+  --root DIR                the content folder (default: content)
+  --verbose                 a mistake's stack trace too
+Each command takes --help.`,
+  status: `usage: npm run translations -- status [--wide] [--root DIR]
+
+Prints a row per post and page with each language's state: ✓ available, · missing, stale N (the
+English changed: N segments to send again, where Folio wrote it), review N (a person's text kept
+although its English changed: review it in the file, then \`verify\`, or \`translate
+--retranslate-reviewed\`), unstamped, glossary (written with another glossary). Then the available
+translations and the category and tag names missing per language. The table fits the terminal's
+width (languages in several blocks); --wide prints one table whatever the width.`,
+  stamp: `usage: npm run translations -- stamp <slug> <lang>... | stamp --unstamped [--root DIR]
+
+Writes the English's source hash into each translation's front matter: it is then published as
+available (a scaffold is not published until it is stamped).`,
+  verify: `usage: npm run translations -- verify <slug> <lang>... [--root DIR]
+
+Records that a person reviewed the translation (verified: true, which the API reports). Text kept
+for review (needs_review) is approved: it is recorded as the person's for the current English.`,
+};
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped', glossary: 'glossary' } as const;
 
 class UsageError extends Error {}
 
-async function statusTable(root: string, posts: PostSource[], all: Translatable[]): Promise<void> {
+/** The terminal's width (none when the output is not a terminal and COLUMNS is unset: one table). */
+const terminalWidth = () => (process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || Infinity);
+
+async function statusTable(root: string, posts: PostSource[], all: Translatable[], width: number): Promise<void> {
   const label = 'term names missing';
   const name = (p: Translatable) => (posts.includes(p as PostSource) ? p.slug : `${p.slug} (page)`);
-  const width = Math.max(label.length, ...all.map((p) => name(p).length));
-  const row = (name: string, cells: string[]) => console.log(`${name.padEnd(width)}  ${cells.map((c) => c.padEnd(10)).join('')}`);
-  row('', [...TRANSLATED_CODES]);
   const available: Record<string, number> = {};
   const glossary = await loadGlossary(root);
   const protect = glossary?.protect;
+  const rows: [string, string[]][] = [];
   for (const p of all) {
     const states = status(p).states;
     // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
@@ -39,20 +67,44 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
       // Written with another glossary, or from segments the English no longer has: `translate` makes it again, so it is not counted available here either.
       const state = translateState(states[c]!, memory, c, sources, glossary);
       if (state === 'glossary') return MARK.glossary;
+      // A person's text kept under a changed English: published as stale until reviewed.
+      const review = p.translations.find((t) => t.lang === c)?.needs_review.length ?? 0;
+      if (state === 'available' && review) return `review ${review}`;
       if (state === 'available') available[c] = (available[c] ?? 0) + 1;
       const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
       return changed === undefined ? MARK[state] : `stale ${changed}`;
     };
-    row(name(p), TRANSLATED_CODES.map(mark));
+    rows.push([name(p), TRANSLATED_CODES.map(mark)]);
   }
-  console.log('');
-  row('available', TRANSLATED_CODES.map((c) => `${available[c] ?? 0}/${all.length}`));
-  // Categories and tags without a name in the language (they read the English one): content/taxonomies.yaml.
   const gaps = await termNameGaps(root, posts);
-  row(label, TRANSLATED_CODES.map((c) => String(gaps[c] || MARK.available)));
+  const totals: [string, string[]][] = [
+    ['available', TRANSLATED_CODES.map((c) => `${available[c] ?? 0}/${all.length}`)],
+    // Categories and tags without a name in the language (they read the English one): content/taxonomies.yaml.
+    [label, TRANSLATED_CODES.map((c) => String(gaps[c] || MARK.available))],
+  ];
+  const nameWidth = Math.max(label.length, ...rows.map(([n]) => n.length));
+  // The languages in blocks that fit the width (at least one language a block).
+  const perBlock = Math.max(1, Math.min(TRANSLATED_CODES.length, Math.floor((width - nameWidth - 2) / 10)));
+  const print = (name: string, cells: string[]) => console.log(`${name.padEnd(nameWidth)}  ${cells.map((c) => c.padEnd(10)).join('')}`);
+  for (let from = 0; from < TRANSLATED_CODES.length; from += perBlock) {
+    const block = <T,>(cells: T[]) => cells.slice(from, from + perBlock);
+    if (from) console.log('');
+    print('', block([...TRANSLATED_CODES]));
+    for (const [n, cells] of rows) print(n, block(cells));
+    console.log('');
+    for (const [n, cells] of totals) print(n, block(cells));
+  }
   const total = Object.values(available).reduce((a, b) => a + b, 0);
   console.log(`\n${total} of ${all.length * TRANSLATED_CODES.length} translations available.`);
-  console.log('✓ available   · missing   stale N: the English changed since (N segments to send again, where Folio wrote it)   unstamped: not published until stamped   glossary: written with another glossary (translate makes it again)');
+  const legend = ['✓ available', '· missing', 'stale N: English changed since (N segments to send again, where Folio wrote it)', "review N: a person's text kept under a changed English (review it, then verify)", 'unstamped: not published until stamped', 'glossary: written with another glossary (translate makes it again)'];
+  // The legend as lines that fit the width.
+  const lines: string[] = [];
+  for (const item of legend) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 3 + item.length <= width) lines[lines.length - 1] = `${last}   ${item}`;
+    else lines.push(item);
+  }
+  for (const line of lines) console.log(line);
 }
 
 const postNamed = (posts: Translatable[], root: string, slug: string | undefined) => {
@@ -70,13 +122,26 @@ function languagesOf(post: Translatable, langs: string[]): string[] {
   return [...new Set(langs)];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false } } });
+const OPTIONS = { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false }, wide: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
+let parsed: ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>>;
+try {
+  parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
+} catch (e) {
+  console.error(`translations: ${(e as Error).message.split('\n')[0]}`);
+  process.exit(2);
+}
+const { values, positionals } = parsed;
+if (values.help || positionals[0] === 'help') {
+  const topic = positionals[0] === 'help' ? (positionals[1] ?? '') : (positionals[0] ?? '');
+  console.log(HELP[topic] ?? HELP['']);
+  process.exit(0);
+}
 try {
   const root = values.root!;
   const [command, slug, ...langs] = positionals;
   const posts = await loadAll(root);
   const all: Translatable[] = [...posts, ...(await loadPages(root))];
-  if (command === 'status' || command === undefined) await statusTable(root, posts, all);
+  if (command === 'status' || command === undefined) await statusTable(root, posts, all, values.wide ? Infinity : terminalWidth());
   else if (command === 'stamp' && values.unstamped) {
     for (const p of all) for (const [lang, s] of Object.entries(status(p).states)) if (s === 'unstamped') console.log(`stamped ${await stamp(p, lang)}`);
   } else if (command === 'stamp' || command === 'verify') {

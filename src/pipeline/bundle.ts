@@ -241,7 +241,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
           provider: t.provider,
           automated: t.automated,
           verified: t.verified,
-          state: t.source_hash === englishHash ? 'available' : 'stale',
+          // A person's text kept under a changed English is stale until reviewed.
+          state: t.source_hash === englishHash && t.needs_review.length === 0 ? 'available' : 'stale',
           alts,
           ...(preview ? { preview } : {}),
         };

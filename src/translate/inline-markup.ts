@@ -29,22 +29,31 @@ export const unescapeText = (s: string) =>
     return ENTITIES[name.toLowerCase()] ?? whole;
   });
 
+/** A URL or an e-mail address in text: never sent to an engine (a placeholder holds it), and checked unchanged in what comes back. */
+export const URL_OR_EMAIL = /\b(?:https?:\/\/|www\.)[^\s<>"']*[^\s<>"'.,;:!?)\]]|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/gu;
+const URL_SPLIT = new RegExp(`(${URL_OR_EMAIL.source})`, 'u');
+const ONLY_URL = new RegExp(`^\\s*(?:${URL_OR_EMAIL.source})\\s*$`, 'u');
+
 /**
- * Text with the glossary's do-not-translate terms (`protect`, one capturing group: see
- * glossary.ts) as empty placeholders holding the literal term, so no engine can change them.
+ * Text with URLs, e-mail addresses and the glossary's do-not-translate terms (`protect`, one
+ * capturing group: see glossary.ts) as empty placeholders holding the literal text, so no engine
+ * can change them.
  */
 function protectedText(value: string, protect: RegExp | undefined, slots: PhrasingContent[]): string {
-  if (!protect) return escapeText(value);
-  // split() with one capturing group: the terms are at the odd indexes.
+  const kept = (part: string) => {
+    slots.push({ type: 'text', value: part });
+    return `<x i="${slots.length}"></x>`;
+  };
+  // split() with one capturing group: the kept parts are at the odd indexes.
+  const terms = (text: string) => (protect ? text.split(protect).map((part, i) => (i % 2 === 0 ? escapeText(part) : kept(part))).join('') : escapeText(text));
   return value
-    .split(protect)
-    .map((part, i) => {
-      if (i % 2 === 0) return escapeText(part);
-      slots.push({ type: 'text', value: part });
-      return `<x i="${slots.length}"></x>`;
-    })
+    .split(URL_SPLIT)
+    .map((part, i) => (i % 2 === 0 ? terms(part) : kept(part)))
     .join('');
 }
+
+/** The words of inline nodes, as a reader sees them. */
+const plainOf = (nodes: readonly PhrasingContent[]): string => nodes.map((n) => (n.type === 'text' || n.type === 'inlineCode' ? n.value : 'children' in n ? plainOf(n.children as PhrasingContent[]) : '')).join('');
 
 /** Inline nodes as tagged text. A soft line break is a space: the engine sees one sentence. */
 export function encodeInline(nodes: readonly PhrasingContent[], protect?: RegExp): Tagged {
@@ -56,6 +65,11 @@ export function encodeInline(nodes: readonly PhrasingContent[], protect?: RegExp
         if (node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete') {
           const tag = WRAPPERS[node.type];
           return `<${tag}>${walk(node.children)}</${tag}>`;
+        }
+        // A link that reads as its own URL or address (an autolink) is kept whole: there is nothing in it to translate.
+        if (node.type === 'link' && ONLY_URL.test(plainOf(node.children))) {
+          slots.push(node);
+          return `<x i="${slots.length}"></x>`;
         }
         if (node.type === 'link' || node.type === 'linkReference') {
           slots.push({ ...node, children: [] });

@@ -12,13 +12,36 @@ import { writeWhole } from '../fs/write-whole.ts';
  */
 export interface MemoryData {
   version: 1;
-  /** English segment digest -> language -> translations. */
-  segments: Record<string, Record<string, { machine?: Record<string, string>; human?: string }>>;
-  /** Language -> the segments written into its file, in order: [English digest, text written]. */
-  written: Record<string, [string, string][]>;
+  /**
+   * English segment digest -> language -> translations. `review`: the `human` text is a person's
+   * translation of an earlier English of this segment, carried over when the English changed and
+   * kept until a person edits or approves it (or `--retranslate-reviewed` replaces it).
+   */
+  segments: Record<string, Record<string, { machine?: Record<string, string>; human?: string; review?: true }>>;
+  /**
+   * Language -> the segments written into its file, in order: [English digest, text written, who
+   * wrote it]: `<provider>:<version>`, `person`, or `review` (a person's text awaiting review).
+   * Memories written before authors were kept have none (a person's where `human` is that text).
+   */
+  written: Record<string, WrittenSegment[]>;
   /** Language -> the glossary its file was written with; none recorded: written without one. */
   glossaries?: Record<string, WrittenGlossary>;
+  /**
+   * The journal of a file being written (see journal()): saved before the file, replaced by
+   * `written` after it. A run killed in between leaves it; settle() then tells by the file's
+   * checksum whether the file was written.
+   */
+  pending?: Record<string, { checksum: string; written: WrittenSegment[]; glossary?: WrittenGlossary }>;
 }
+
+/** [English digest, text written, author]. */
+export type WrittenSegment = [string, string, string?];
+
+/** Who wrote a segment of a file: an engine (`<provider>:<version>`), a person, or a person's text whose English changed. */
+export const PERSON = 'person';
+export const REVIEW = 'review';
+
+export const fileChecksum = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A glossary as a written file depends on it: its digest, and the kept terms its segments were read with. */
 export interface WrittenGlossary {
@@ -53,16 +76,48 @@ export class TranslationMemory {
     return (byLang[lang] ??= {});
   }
 
-  /** What a segment becomes in a language: a person's correction first, else this engine's earlier output. */
-  lookup(source: string, lang: string, engine: string): { text: string; human: boolean } | undefined {
+  /** What a segment becomes in a language: a person's correction first (`review` when its English changed since), else this engine's earlier output. */
+  lookup(source: string, lang: string, engine: string): { text: string; human: boolean; review?: boolean } | undefined {
     const e = this.data.segments[segmentKey(source)]?.[lang];
-    if (e?.human !== undefined) return { text: e.human, human: true };
+    if (e?.human !== undefined) return { text: e.human, human: true, ...(e.review ? { review: true } : {}) };
     const machine = e?.machine?.[engine];
     return machine === undefined ? undefined : { text: machine, human: false };
   }
 
   putMachine(source: string, lang: string, engine: string, text: string): void {
     (this.entry(source, lang).machine ??= {})[engine] = text;
+  }
+
+  /** Drops a person's text awaiting review for this English (`--retranslate-reviewed`: an engine's replaces it). */
+  dropReview(source: string, lang: string): void {
+    const e = this.entry(source, lang);
+    if (!e.review) return;
+    delete e.human;
+    delete e.review;
+  }
+
+  /**
+   * Carries a person's text over to the English that replaced its segment: the segments the file
+   * was written from are aligned with the current English (unchanged segments as anchors, changed
+   * ones paired in order between them); where a changed segment's written text was a person's,
+   * the new English segment takes it, flagged `review`. Returns how many were carried.
+   */
+  carryOver(lang: string, sources: readonly string[]): number {
+    const written = this.data.written[lang];
+    if (!written) return 0;
+    let carried = 0;
+    for (const [from, to] of changedPairs(written.map(([d]) => d), sources.map(segmentKey))) {
+      const [digest, text, by] = written[from]!;
+      const old = this.data.segments[digest]?.[lang];
+      const persons = by === undefined ? old?.human === text : by === PERSON || by === REVIEW;
+      if (!persons) continue;
+      const target = this.entry(sources[to]!, lang);
+      if (target.human !== undefined) continue;
+      target.human = text;
+      target.review = true;
+      carried++;
+    }
+    return carried;
   }
 
   /**
@@ -77,7 +132,11 @@ export class TranslationMemory {
     let edits = 0;
     for (const [i, [digest, text]] of written.entries()) {
       if (current[i] === text) continue;
-      ((this.data.segments[digest] ??= {})[lang] ??= {}).human = current[i]!;
+      const e = ((this.data.segments[digest] ??= {})[lang] ??= {});
+      // A person's edit of a segment awaiting review is their review of it.
+      e.human = current[i]!;
+      delete e.review;
+      written[i] = [digest, current[i]!, PERSON];
       edits++;
     }
     return edits;
@@ -96,15 +155,68 @@ export class TranslationMemory {
   adopt(lang: string, sources: readonly string[], texts: readonly string[], glossary?: WrittenGlossary): boolean {
     if (sources.length !== texts.length) return false;
     for (const [i, source] of sources.entries()) this.entry(source, lang).human = texts[i]!;
-    this.wrote(lang, sources, texts, glossary);
+    this.setWritten(lang, written(sources, texts, sources.map(() => PERSON)), glossary);
     return true;
   }
 
-  /** Records what a translation file was written from (see recordHumanEdits), and with which glossary. */
-  wrote(lang: string, sources: readonly string[], texts: readonly string[], glossary?: WrittenGlossary): void {
-    this.data.written[lang] = sources.map((s, i) => [segmentKey(s), texts[i]!]);
+  private setWritten(lang: string, segments: WrittenSegment[], glossary?: WrittenGlossary): void {
+    this.data.written[lang] = segments;
     if (glossary) (this.data.glossaries ??= {})[lang] = glossary;
     else if (this.data.glossaries) delete this.data.glossaries[lang];
+  }
+
+  /**
+   * The journal of a file about to be written (saved with the memory before the file): what it
+   * is written from, segment by segment with its author, and the checksum of the file's text.
+   * commit() makes it the record once the file is written; a run killed before is settled by the next.
+   */
+  journal(lang: string, fileText: string, sources: readonly string[], texts: readonly string[], authors: readonly string[], glossary?: WrittenGlossary): void {
+    (this.data.pending ??= {})[lang] = { checksum: fileChecksum(fileText), written: written(sources, texts, authors), ...(glossary ? { glossary } : {}) };
+  }
+
+  /** The file of the journal was written: it is now what the file was written from. */
+  commit(lang: string): void {
+    const entry = this.data.pending?.[lang];
+    if (!entry) return;
+    this.setWritten(lang, entry.written, entry.glossary);
+    delete this.data.pending![lang];
+  }
+
+  /**
+   * A journal a killed run left, against the file as it is (undefined: none): the file it was to
+   * write is there (same checksum) and it becomes the record; otherwise the file was never written
+   * and the journal is dropped. Either way what the file holds is compared with what was truly
+   * written into it, so no engine's text is ever taken for a person's. True when anything changed.
+   */
+  settle(lang: string, fileText: string | undefined): boolean {
+    const entry = this.data.pending?.[lang];
+    if (!entry) return false;
+    if (fileText !== undefined && fileChecksum(fileText) === entry.checksum) this.commit(lang);
+    else delete this.data.pending![lang];
+    return true;
+  }
+
+  /** The languages with a journal left by a killed run. */
+  pendingLanguages(): string[] {
+    return Object.keys(this.data.pending ?? {});
+  }
+
+  /** A person approved the file (`translations verify`): its texts awaiting review become theirs for the current English. Returns how many. */
+  approveReviews(lang: string): number {
+    let approved = 0;
+    for (const [i, [digest, text, by]] of (this.data.written[lang] ?? []).entries()) {
+      if (by !== REVIEW) continue;
+      const e = this.data.segments[digest]?.[lang];
+      if (e) delete e.review;
+      this.data.written[lang]![i] = [digest, text, PERSON];
+      approved++;
+    }
+    return approved;
+  }
+
+  /** Where a language's file holds a person's text whose English changed since: indexes into what it was written from. */
+  reviewCount(lang: string): number {
+    return (this.data.written[lang] ?? []).filter(([, , by]) => by === REVIEW).length;
   }
 
   /** The glossary a language's file was written with (digest '' and no terms: none), or undefined if Folio never wrote it. */
@@ -125,4 +237,38 @@ export class TranslationMemory {
   async save(): Promise<void> {
     await writeWhole(this.file, `${JSON.stringify(this.data, null, 1)}\n`);
   }
+}
+
+const written = (sources: readonly string[], texts: readonly string[], authors: readonly string[]): WrittenSegment[] => sources.map((s, i) => [segmentKey(s), texts[i]!, authors[i]!]);
+
+/**
+ * The changed segments of an old sequence paired with the new one's: the longest common
+ * subsequence of digests anchors what did not change; between two anchors, the old and new
+ * segments left are paired in order (an edited paragraph stays where it was).
+ */
+export function changedPairs(old: readonly string[], now: readonly string[]): [number, number][] {
+  const n = old.length;
+  const m = now.length;
+  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = old[i] === now[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const pairs: [number, number][] = [];
+  let gapOld: number[] = [];
+  let gapNew: number[] = [];
+  const flush = () => {
+    for (let k = 0; k < Math.min(gapOld.length, gapNew.length); k++) pairs.push([gapOld[k]!, gapNew[k]!]);
+    gapOld = [];
+    gapNew = [];
+  };
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && old[i] === now[j]) {
+      flush();
+      i++;
+      j++;
+    } else if (j >= m || (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) gapOld.push(i++);
+    else gapNew.push(j++);
+  }
+  flush();
+  return pairs;
 }

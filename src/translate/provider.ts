@@ -23,9 +23,14 @@ export interface Provider {
    * told (a language model); the others ignore it.
    */
   translate(segments: readonly string[], lang: string, note?: string): Promise<string[]>;
+  /** Tokens billed so far, for the engines billed by tokens (language models): the cost report reads it. */
+  usage?: { inputTokens: number; outputTokens: number };
 }
 
-/** The provider refuses more work until its quota is raised: the run stops at once, keeping what it has. */
+/**
+ * The run must stop at once, keeping what it has: the provider refuses more work until its quota
+ * is raised, asks for a wait beyond the cap, or the run's retry budget is spent.
+ */
 export class QuotaError extends Error {}
 
 /** Worth trying again later (429, 5xx, a lost connection), after `retryAfterMs` when the provider said. */

@@ -5,10 +5,12 @@ import { loadAll, status, translateState } from './translation-status.ts';
 import { sourceHash } from '../pipeline/derive/source-hash.ts';
 import { createProvider } from './providers/index.ts';
 import { providerLabel, SetupError, type Provider } from './provider.ts';
-import { loadTranslationSettings, providerFor } from './settings.ts';
+import { loadTranslationSettings, providerFor, type TranslationSettings } from './settings.ts';
 import { MEMORY_FILE, TranslationMemory } from './memory.ts';
 import { engineKey, loadGlossary } from './glossary.ts';
-import { adoptTranslation, englishSegments, recordWritten, translatePost } from './translate-post.ts';
+import { adoptTranslation, englishSegments, journalWrite, translatePost } from './translate-post.ts';
+import { killPoint } from './kill-point.ts';
+import { removeLeftoverTemps } from '../fs/leftover-temps.ts';
 import { documentText } from './segments.ts';
 import { translationFile } from './translation-file.ts';
 import { fillTermNames } from './term-names.ts';
@@ -29,6 +31,8 @@ export interface RunOptions {
   dryRun: boolean;
   maxChars: number;
   replace: boolean;
+  /** Send the English under a person's text awaiting review to the engine (its text is replaced). */
+  retranslateReviewed?: boolean;
   /** Each line of progress, as the command prints it. */
   log: (line: string) => void;
 }
@@ -79,7 +83,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     let provider = providers.get(name);
     if (!provider) {
       try {
-        provider = createProvider(name, process.env, { model: settings.models[name], glossary });
+        provider = createProvider(name, process.env, { model: settings.models[name], glossary, timeoutMs: settings.limits.requestTimeoutMs });
         await provider.prepare?.();
       } catch (e) {
         fail((e as Error).message);
@@ -96,9 +100,11 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   const paces = new Map<Provider, Pace>();
   const paceOf = (provider: Provider) => paces.get(provider) ?? paces.set(provider, new Pace(settings.rates[provider.id])).get(provider)!;
   const started = performance.now();
-  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), onWait: (ms, why, kind) => log(`  ${provider.id}: ${why}; ${kind === 'retry' ? 'trying again in' : 'waiting'} ${(ms / 1000).toFixed(1)} s`) });
+  // One retry budget for the whole run: a hung or failing engine holds it for at most that long.
+  const retryBudget = { leftMs: settings.limits.retryBudgetMs };
+  const retryFor = (provider: Provider): RetryPolicy => ({ attempts: 5, baseMs: 500, pace: paceOf(provider), budget: retryBudget, maxRetryAfterMs: settings.limits.maxRetryAfterMs, onWait: (ms, why, kind) => log(`  ${provider.id}: ${why}; ${kind === 'retry' ? 'trying again in' : 'waiting'} ${(ms / 1000).toFixed(1)} s`) });
   const budget = { chars: maxChars };
-  const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, chars: 0, failed: 0, skipped: 0 };
+  const totals = { posts: 0, written: 0, segments: 0, sent: 0, fromMemory: 0, human: 0, review: 0, chars: 0, failed: 0, skipped: 0 };
   const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();
   let stopped: string | undefined;
 
@@ -114,7 +120,12 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     const source = englishSegments(english, glossary);
     const sources = source.segments.map((s) => s.text);
     const hash = sourceHash(post.english.title, post.english.body);
+    for (const name of dryRun ? [] : await removeLeftoverTemps(post.dir)) log(`${post.slug}: removed ${name}, left by a run that was killed while writing`);
     const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
+    // A run killed between its writes left a journal: the file's checksum says whether it was written, before anything reads the file against the memory.
+    let settled = false;
+    for (const lang of memory.pendingLanguages()) settled = memory.settle(lang, post.translations.find((t) => t.lang === lang)?.raw) || settled;
+    if (settled && !dryRun) await memory.save();
     // Current translations made outside Folio become the memory's (a person's), so later English edits send only what changed.
     let adopted = 0;
     for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, documentText(t, t.body), glossary)) adopted++;
@@ -122,10 +133,11 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     for (const [lang, provider] of routes) {
       // A file Folio wrote with another glossary is as stale as one whose English changed.
       const seen = translateState(states[lang]!, memory, lang, sources, glossary);
-      const state = seen === 'glossary' ? 'stale' : seen;
+      const existing = post.translations.find((t) => t.lang === lang);
+      // Written with another glossary, or holding a person's text to review (reviewed since: its flag goes): stale.
+      const state = seen === 'glossary' || (seen === 'available' && existing?.needs_review.length) ? 'stale' : seen;
       if (!wanted.has(state === 'unstamped' ? 'stale' : state)) continue;
       totals.posts++;
-      const existing = post.translations.find((t) => t.lang === lang);
       // A scaffold (`npm run new -- --lang`) still holds the English: nobody's work is lost by translating it.
       const scaffold = existing && !existing.source_hash && existing.body.trim() === post.english.body.trim();
       if (existing && !memory.hasRecord(lang) && !options.replace && !scaffold) {
@@ -144,10 +156,14 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
         memory,
         dryRun,
         budget,
-        checkpoint: () => memory.save(),
+        checkpoint: async () => {
+          await memory.save();
+          killPoint('checkpoint');
+        },
         retry: retryFor(provider),
+        retranslateReviewed: options.retranslateReviewed,
       }).catch((e: Error) => fail(`${post.slug} (${lang}): ${e instanceof SetupError ? '' : `${provider.id} failed: `}${e.message}`));
-      const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person)` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.segments - outcome.fromMemory : outcome.sent} (${outcome.chars} characters)`;
+      const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person${outcome.review.length ? `, ${outcome.review.length} to review` : ''})` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.segments - outcome.fromMemory : outcome.sent} (${outcome.chars} characters)`;
       const row = perLanguage.get(lang) ?? { provider: provider.id, segments: 0, chars: 0 };
       row.segments += outcome.segments - outcome.fromMemory;
       row.chars += outcome.chars;
@@ -178,13 +194,22 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
         continue;
       }
       const file = existing?.file ?? join(post.dir, `${lang}.md`);
-      // The memory first: a run killed between the two finds its file missing and writes it from the
-      // memory; the other order would leave a file the next run takes for a person's translation.
-      recordWritten(memory, lang, source, outcome.result, glossary);
+      const text = translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified, needsReview: outcome.review });
+      // The journal (what the file is written from, and its checksum), then the file, then the memory
+      // records it: a run killed anywhere between leaves a journal the next run settles by the file's
+      // checksum, so an engine's or an outdated text is never read back as a person's edit.
+      journalWrite(memory, lang, text, source, outcome.result, outcome.authors, glossary);
       await memory.save();
-      await writeWhole(file, translationFile(outcome.result, { provider: providerLabel(provider), sourceHash: hash, modified: existing?.modified }));
+      killPoint('journal');
+      await writeWhole(file, text);
+      killPoint('file');
+      memory.commit(lang);
+      await memory.save();
+      killPoint('memory');
       totals.written++;
+      totals.review += outcome.review.length;
       log(`${line}; wrote ${file}`);
+      for (const where of outcome.review) log(`  ${post.slug} ${lang}: ${where}: needs review (a person's translation of an earlier English, kept; --retranslate-reviewed sends it to the engine)`);
     }
   }
 
@@ -198,18 +223,35 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   if (dryRun) {
     log('\nwould send (after memory hits):');
     for (const [lang, row] of perLanguage) {
-      const price = settings.prices[row.provider];
-      const cost = price === undefined ? 'no price set' : `about $${((row.chars / 1e6) * price).toFixed(2)}`;
+      const price = estimate(settings, row.provider, row.chars);
+      const cost = price === undefined ? 'no price set' : `about $${price.toFixed(2)}`;
       log(`  ${lang.padEnd(6)} ${row.provider.padEnd(15)} ${String(row.segments).padStart(6)} segments ${String(row.chars).padStart(9)} characters  ${cost}`);
     }
   } else {
-    log(`\n${totals.written} translations written; ${totals.sent} segments sent, ${totals.fromMemory} from memory (${totals.human} by a person), ${totals.failed} failed, ${totals.skipped} skipped`);
+    log(`\n${totals.written} translations written; ${totals.sent} segments sent, ${totals.fromMemory} from memory (${totals.human} by a person), ${totals.review} to review, ${totals.failed} failed, ${totals.skipped} skipped`);
     const minutes = (performance.now() - started) / 60_000;
     for (const [provider, pace] of paces) {
       if (pace.requests) log(`${provider.id}: ${pace.requests} requests, ${pace.characters} characters (${Math.round(pace.requests / minutes)} requests and ${Math.round(pace.characters / minutes)} characters a minute; ${(pace.waitedMs / 1000).toFixed(1)} s waited to keep to its rate)`);
     }
+    for (const [provider, pace] of paces) if (pace.requests) log(costLine(settings, provider, pace.characters));
   }
   return { written: totals.written, sent: totals.sent, failed: totals.failed, stopped };
+}
+
+/** A provider's estimated price for characters (and tokens, for a language model): undefined without a price. */
+function estimate(settings: TranslationSettings, provider: string, chars: number, usage?: Provider['usage']): number | undefined {
+  const tokens = settings.tokenPrices[provider];
+  // Before a run (--dry-run) a model's tokens are estimated: about 4 characters a token, as many out as in.
+  if (tokens) return ((usage?.inputTokens ?? chars / 4) * tokens.input + (usage?.outputTokens ?? chars / 4) * tokens.output) / 1e6;
+  const price = settings.prices[provider];
+  return price === undefined ? undefined : (chars / 1e6) * price;
+}
+
+/** The run's cost report for one provider: characters sent (and tokens billed), and the estimated price at translation.yaml's (or the documented default) rates. */
+function costLine(settings: TranslationSettings, provider: Provider, chars: number): string {
+  const price = estimate(settings, provider.id, chars, provider.usage);
+  const tokens = provider.usage ? `, ${provider.usage.inputTokens} input and ${provider.usage.outputTokens} output tokens` : '';
+  return `cost ${provider.id}: ${chars} characters${tokens}, ${price === undefined ? 'no price set (prices: in translation.yaml)' : `about $${price.toFixed(price < 0.01 && price > 0 ? 4 : 2)}`}`;
 }
 
 /**

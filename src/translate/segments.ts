@@ -2,7 +2,8 @@ import type { Html, Image, Nodes, Parent, PhrasingContent, Root } from 'mdast';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
-import { decodeInline, decodePlain, encodeInline, encodePlain, inlineMarkdown, MarkupError, unescapeText, type Tagged } from './inline-markup.ts';
+import { bodyLineOffset } from '../pipeline/load/body-line.ts';
+import { decodeInline, decodePlain, encodeInline, encodePlain, inlineMarkdown, MarkupError, unescapeText, URL_OR_EMAIL, type Tagged } from './inline-markup.ts';
 
 /** What a translation is made of: the English front matter's words and the Markdown body. */
 export interface DocumentText {
@@ -11,14 +12,17 @@ export interface DocumentText {
   /** The front matter's `featured_image_alt`: the cover image's alt text. */
   featuredImageAlt?: string;
   body: string;
+  /** The lines of the file before its body (the front matter's), so messages count from the file's first line. */
+  bodyLine?: number;
 }
 
-/** A post file's words as its loader or gray-matter reads its front matter, with its body. */
-export const documentText = (front: { title?: unknown; summary?: unknown; featured_image_alt?: unknown }, body: string): DocumentText => ({
+/** A post file's words as its loader (with the file's `raw` text) or gray-matter reads its front matter, with its body. */
+export const documentText = (front: { title?: unknown; summary?: unknown; featured_image_alt?: unknown; raw?: string }, body: string): DocumentText => ({
   title: String(front.title),
   ...(front.summary == null ? {} : { summary: String(front.summary) }),
   ...(front.featured_image_alt == null ? {} : { featuredImageAlt: String(front.featured_image_alt) }),
   body,
+  ...(front.raw === undefined ? {} : { bodyLine: bodyLineOffset(front.raw, body) }),
 });
 
 export interface Segment {
@@ -48,8 +52,11 @@ const parser = unified().use(remarkParse).use(remarkGfm);
 
 export const parseMarkdown = (body: string): Root => parser.parse(body) as Root;
 
-/** Has the tagged text any words (letters or digits outside tags) worth sending? */
-const hasWords = (tagged: string) => /[\p{L}\p{N}]/u.test(tagged.replace(/<[^>]*>/g, ''));
+/**
+ * Has the tagged text any words worth sending: letters outside tags, URLs and e-mail addresses?
+ * A number, a URL or code alone (a table cell of figures) needs no translation and is not sent.
+ */
+const hasWords = (tagged: string) => /\p{L}/u.test(unescapeText(tagged.replace(/<[^>]*>/g, ' ')).replace(URL_OR_EMAIL, ' '));
 
 interface Block {
   start: number;
@@ -107,6 +114,8 @@ export function segmentDocument(doc: DocumentText, options: SegmentOptions = {})
 
   const body = doc.body;
   const lines = body.split('\n');
+  // A line as the author's editor counts it: from the file's first line, front matter included.
+  const fileLine = (bodyLine: number) => bodyLine + (doc.bodyLine ?? 0);
   const blocks: Block[] = [];
   const attributes: Attribute[] = [];
   const blockOf = new Map<number, Block>();
@@ -127,11 +136,11 @@ export function segmentDocument(doc: DocumentText, options: SegmentOptions = {})
         images: [],
       };
       if (hasWords(block.tagged.text)) {
-        block.segment = add(block.tagged.text, `${node.type === 'tableCell' ? 'table cell' : node.type} at line ${line}`);
+        block.segment = add(block.tagged.text, `${node.type === 'tableCell' ? 'table cell' : node.type} at line ${fileLine(line)}`);
         blockOf.set(block.segment, block);
       }
       for (const image of imagesIn(children)) {
-        const at = `image at line ${image.position?.start.line ?? line}`;
+        const at = `image at line ${fileLine(image.position?.start.line ?? line)}`;
         block.images.push({
           node: image,
           ...(image.alt && hasWords(image.alt) ? { alt: addPlain(image.alt, `${at}: alt`) } : {}),
@@ -147,7 +156,7 @@ export function segmentDocument(doc: DocumentText, options: SegmentOptions = {})
         const value = m[2] ?? m[3] ?? '';
         if (!hasWords(value)) continue;
         const start = html.position!.start.offset! + m.index + m[0].length - value.length - 1;
-        attributes.push({ start, end: start + value.length, quote: m[2] !== undefined ? '"' : "'", segment: addPlain(unescapeText(value), `HTML ${m[1]} at line ${html.position!.start.line}`) });
+        attributes.push({ start, end: start + value.length, quote: m[2] !== undefined ? '"' : "'", segment: addPlain(unescapeText(value), `HTML ${m[1]} at line ${fileLine(html.position!.start.line)}`) });
       }
       return;
     }

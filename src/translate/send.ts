@@ -11,6 +11,13 @@ export interface RetryPolicy {
   /** The provider's rate: each request waits until it fits in the rolling minute. */
   pace?: Pace;
   now?: () => number;
+  /**
+   * The run's retry budget, shared by every request of the run: the time failed requests took and
+   * the waits before trying again are taken from it; when it is spent the run stops (a QuotaError).
+   */
+  budget?: { leftMs: number };
+  /** A Retry-After longer than this is not waited for: the run stops, keeping what it did. */
+  maxRetryAfterMs?: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500 };
@@ -33,12 +40,20 @@ export async function sendWithRetry(provider: Provider, segments: readonly strin
       }
       policy.pace.record(chars, now(), paced);
     }
+    const started = now();
     try {
       return await provider.translate(segments, lang, note);
     } catch (e) {
       if (e instanceof QuotaError || !(e instanceof RetryableError) || attempt >= policy.attempts) throw e;
+      if (e.retryAfterMs !== undefined && policy.maxRetryAfterMs !== undefined && e.retryAfterMs > policy.maxRetryAfterMs) {
+        throw new QuotaError(`${e.message}; it asks to wait ${Math.round(e.retryAfterMs / 1000)} s, over the ${Math.round(policy.maxRetryAfterMs / 1000)} s a run waits (run.max_retry_after_seconds)`);
+      }
       const backoff = policy.baseMs * 2 ** (attempt - 1);
       const wait = e.retryAfterMs ?? backoff + Math.random() * backoff;
+      if (policy.budget) {
+        policy.budget.leftMs -= now() - started + wait;
+        if (policy.budget.leftMs < 0) throw new QuotaError(`${e.message}; the run's retry budget is spent (run.retry_budget_seconds: failed requests and waits)`);
+      }
       policy.onWait?.(wait, e.message, 'retry');
       await sleep(wait);
     }

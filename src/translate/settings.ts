@@ -12,8 +12,12 @@ import type { Rate } from './pace.ts';
 export interface TranslationSettings {
   providers: Record<string, string>;
   defaultProvider?: string;
-  /** USD per million characters sent. */
+  /** USD per million characters sent (DEFAULT_PRICES where not set). */
   prices: Record<string, number>;
+  /** USD per million tokens, for the engines billed by tokens (language models): input and output. */
+  tokenPrices: Record<string, { input: number; output: number }>;
+  /** How long a run may wait and try again (`run:`): see RunLimits. */
+  limits: RunLimits;
   /** The model of each provider that has a choice of them (part of its memory key). */
   models: Record<string, string>;
   /** `npm run build` first translates what is missing or stale, sending at most maxChars characters. */
@@ -21,6 +25,29 @@ export interface TranslationSettings {
   /** What each provider may be sent a minute (its plan's limits). */
   rates: Record<string, Rate>;
 }
+
+/**
+ * A run's bounds (`run:` in translation.yaml): one request may take `request_timeout_seconds`
+ * (60) before it is abandoned and tried again; failed requests and the waits before trying again
+ * may take `retry_budget_seconds` (300) in a whole run; a provider's Retry-After beyond
+ * `max_retry_after_seconds` (120) is not waited for. Past either, the run stops, keeping what it did.
+ */
+export interface RunLimits {
+  requestTimeoutMs: number;
+  retryBudgetMs: number;
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_LIMITS: RunLimits = { requestTimeoutMs: 60_000, retryBudgetMs: 300_000, maxRetryAfterMs: 120_000 };
+
+/**
+ * What each provider's list price was when this was written (2026-11; `prices:` overrides it):
+ * USD per million characters sent (DeepL API Pro's and Google Cloud Translation's usage price; a
+ * self-hosted LibreTranslate and Apertium cost nothing a character), and per million tokens for
+ * OpenAI (gpt-4o-mini's input and output). The run's cost report and --dry-run use them.
+ */
+export const DEFAULT_PRICES: Record<string, number> = { deepl: 25, google: 20, libretranslate: 0, apertium: 0 };
+export const DEFAULT_TOKEN_PRICES: Record<string, { input: number; output: number }> = { openai: { input: 0.15, output: 0.6 } };
 
 /** Providers that translate with a model of the author's choosing. */
 const MODEL_PROVIDERS = ['openai'];
@@ -35,7 +62,7 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
   try {
     data = (yaml.load(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: {}, models: {}, build: BUILD_OFF, rates: {} };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { providers: {}, prices: { ...DEFAULT_PRICES }, tokenPrices: { ...DEFAULT_TOKEN_PRICES }, models: {}, build: BUILD_OFF, rates: {}, limits: { ...DEFAULT_LIMITS } };
     throw new Error(`${file}: ${(e as Error).message}`);
   }
   const problems: string[] = [];
@@ -47,10 +74,25 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
     else if (!TRANSLATED_CODES.includes(lang)) problems.push(`providers.${lang}: not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
     else providers[lang] = name;
   }
-  const prices: Record<string, number> = {};
+  const prices: Record<string, number> = { ...DEFAULT_PRICES };
+  const tokenPrices = { ...DEFAULT_TOKEN_PRICES };
   for (const [name, price] of Object.entries((data.prices ?? {}) as Record<string, unknown>)) {
-    if (typeof price !== 'number' || price < 0) problems.push(`prices.${name}: must be a number >= 0 (USD per million characters)`);
-    else prices[name] = price;
+    const tokens = price as { input_tokens?: unknown; output_tokens?: unknown } | null;
+    if (typeof price === 'number' && price >= 0) prices[name] = price;
+    else if (tokens && typeof tokens === 'object' && typeof tokens.input_tokens === 'number' && typeof tokens.output_tokens === 'number' && tokens.input_tokens >= 0 && tokens.output_tokens >= 0) tokenPrices[name] = { input: tokens.input_tokens, output: tokens.output_tokens };
+    else problems.push(`prices.${name}: must be a number >= 0 (USD per million characters), or {input_tokens: N, output_tokens: N} (USD per million tokens)`);
+  }
+  const limits = { ...DEFAULT_LIMITS };
+  const run = data.run ?? {};
+  if (typeof run !== 'object' || run === null || Array.isArray(run)) problems.push('run: must be a mapping, e.g. run: {request_timeout_seconds: 60}');
+  else {
+    const known = { request_timeout_seconds: 'requestTimeoutMs', retry_budget_seconds: 'retryBudgetMs', max_retry_after_seconds: 'maxRetryAfterMs' } as const;
+    for (const [key, value] of Object.entries(run)) {
+      const field = known[key as keyof typeof known];
+      if (!field) problems.push(`run.${key}: not a known setting (${Object.keys(known).join(', ')})`);
+      else if (typeof value !== 'number' || !(value >= 0)) problems.push(`run.${key}: must be a number of seconds >= 0`);
+      else limits[field] = value * 1000;
+    }
   }
   const models: Record<string, string> = {};
   for (const [name, model] of Object.entries((data.models ?? {}) as Record<string, unknown>)) {
@@ -79,9 +121,10 @@ export async function loadTranslationSettings(contentDir: string): Promise<Trans
     if (!positive(rpm) || !positive(cpm)) problems.push(`rates.${name}: requests_per_minute and characters_per_minute are whole numbers above 0`);
     else rates[name] = { ...(rpm !== undefined ? { requestsPerMinute: rpm as number } : {}), ...(cpm !== undefined ? { charactersPerMinute: cpm as number } : {}) };
   }
-  for (const key of Object.keys(data)) if (!['providers', 'prices', 'models', 'build', 'rates'].includes(key)) problems.push(`${key}: not a known setting (providers, prices, models, build, rates)`);
+  const known = ['providers', 'prices', 'models', 'build', 'rates', 'run'];
+  for (const key of Object.keys(data)) if (!known.includes(key)) problems.push(`${key}: not a known setting (${known.join(', ')})`);
   if (problems.length) throw new Error(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { providers, defaultProvider, prices, models, build, rates };
+  return { providers, defaultProvider, prices, tokenPrices, models, build, rates, limits };
 }
 
 /** The provider name for a language: --provider, else the language's, else the default. */

@@ -8,8 +8,17 @@ import { ContentErrors, FileError } from '../pipeline/load/file-error.ts';
 import type { PostSource } from '../pipeline/load/posts.ts';
 import { slugify } from '../pipeline/load/slugify.ts';
 import { escapeText, unescapeText } from './inline-markup.ts';
-import { batches, QuotaError, type Provider } from './provider.ts';
+import { batches, providerLabel, QuotaError, type Provider } from './provider.ts';
 import { sendWithRetry, type RetryPolicy } from './send.ts';
+import { contentProblem, repeatedAnswers } from './checks.ts';
+
+/**
+ * The names an engine's answer was refused for (`content/.translation-term-names.json`):
+ * `<lang> <kind> <English name>` -> the engine (`<provider>:<version>`). Not sent to that engine
+ * again, so a run with nothing new sends nothing; another engine (or version) tries again.
+ */
+const REFUSED_FILE = '.translation-term-names.json';
+const refusalKey = (lang: string, kind: TaxonomyKind, english: string) => `${lang} ${kind} ${english}`;
 
 /** A name made for a term: its kind, slug and English name, and its name in `lang`. */
 interface FoundName {
@@ -24,6 +33,8 @@ export interface TermFill {
   /** Names sent (or, in a dry run, to send) and their characters. */
   sent: number;
   chars: number;
+  /** Names an engine answered that were refused (unchanged English, junk): left missing. */
+  missing: number;
   /** The run must stop (a quota): the names already made are written. */
   stop?: string;
 }
@@ -53,7 +64,7 @@ export async function fillTermNames(options: {
     return english;
   };
   const all = termsOf(options.allPosts);
-  const fill: TermFill = { sent: 0, chars: 0 };
+  const fill: TermFill = { sent: 0, chars: 0, missing: 0 };
   let names: TermNames;
   try {
     names = await loadTermNames(root, usedTerms((kind) => [...all[kind].keys()]));
@@ -64,9 +75,14 @@ export async function fillTermNames(options: {
     return fill;
   }
   const english = termsOf(options.posts);
+  const refusedFile = join(root, REFUSED_FILE);
+  const refused = JSON.parse(await readFile(refusedFile, 'utf8').catch(() => '{}')) as Record<string, string>;
   const found: FoundName[] = [];
   for (const [lang, provider] of routes) {
-    const wanted = KINDS.flatMap((kind) => [...english[kind].entries()].filter(([slug]) => !names[kind][slug]?.[lang]).map(([slug, name]) => ({ kind, slug, english: name })));
+    const missing = KINDS.flatMap((kind) => [...english[kind].entries()].filter(([slug]) => !names[kind][slug]?.[lang]).map(([slug, name]) => ({ kind, slug, english: name })));
+    // A name this engine refused before (unchanged, junk) is not sent again: it stays missing until a person names it.
+    const wanted = missing.filter((w) => refused[refusalKey(lang, w.kind, w.english)] !== providerLabel(provider));
+    if (missing.length > wanted.length) log(`category and tag names ${lang}: ${missing.length - wanted.length} left missing (${provider.id} could not name them before): name them in ${join(root, TAXONOMIES_FILE)}`);
     if (wanted.length === 0) continue;
     const texts = wanted.map((w) => escapeText(w.english));
     const chars = texts.reduce((n, t) => n + t.length, 0);
@@ -81,11 +97,19 @@ export async function fillTermNames(options: {
     budget.chars -= chars;
     try {
       for (const batch of batches(texts, provider.limits)) {
-        const out = await sendWithRetry(provider, batch.map((i) => texts[i]!), lang, options.retryFor?.(provider));
+        const sources = batch.map((i) => texts[i]!);
+        const out = await sendWithRetry(provider, sources, lang, options.retryFor?.(provider));
+        const repeated = repeatedAnswers(sources, out);
         for (const [k, i] of batch.entries()) {
           const name = unescapeText(out[k] ?? '').replace(/<[^>]*>/g, '').trim();
-          // A name an engine could not make stays English (and is counted by `translations status`).
-          if (name) found.push({ ...wanted[i]!, lang, name });
+          // A name an engine could not make, left as the English or refused by a check, stays missing (`translations status` counts it).
+          const problem = !name ? 'empty' : name.toLocaleLowerCase(lang) === wanted[i]!.english.toLocaleLowerCase('en') ? 'came back unchanged' : (repeated.get(out[k]!) ?? contentProblem(texts[i]!, out[k]!, lang));
+          if (problem === undefined) found.push({ ...wanted[i]!, lang, name });
+          else {
+            fill.missing++;
+            refused[refusalKey(lang, wanted[i]!.kind, wanted[i]!.english)] = providerLabel(provider);
+            log(`  ${lang}: ${wanted[i]!.kind === 'categories' ? 'category' : 'tag'} "${wanted[i]!.english}" not named: ${problem} (left missing)`);
+          }
         }
       }
     } catch (e) {
@@ -94,6 +118,7 @@ export async function fillTermNames(options: {
       break;
     }
   }
+  if (!dryRun && Object.keys(refused).length) await writeWhole(refusedFile, `${JSON.stringify(refused, null, 1)}\n`);
   if (found.length) {
     await writeTermNames(root, found);
     log(`wrote ${found.length} category and tag names into ${join(root, TAXONOMIES_FILE)}`);

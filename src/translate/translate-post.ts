@@ -1,7 +1,7 @@
-import { contentProblem, glossaryProblem } from './checks.ts';
+import { contentProblem, glossaryProblem, repeatedAnswers } from './checks.ts';
 import { termPattern, writtenRecord, type Glossary } from './glossary.ts';
-import type { TranslationMemory } from './memory.ts';
-import { QuotaError, batches, type Provider } from './provider.ts';
+import { PERSON, REVIEW, type TranslationMemory } from './memory.ts';
+import { QuotaError, batches, providerLabel, type Provider } from './provider.ts';
 import { segmentDocument, type DocumentText, type SegmentedDocument, type SegmentOptions } from './segments.ts';
 import { sendWithRetry, type RetryPolicy } from './send.ts';
 
@@ -22,6 +22,8 @@ export interface PostTranslation {
   /** Characters this run may still send (shared by every post of the run). */
   budget: { chars: number };
   retry?: RetryPolicy;
+  /** Send the English under a person's text awaiting review (its English changed) to the engine, replacing that text. */
+  retranslateReviewed?: boolean;
   /** Saves the memory (after each batch, so a killed run resumes without sending again). */
   checkpoint: () => Promise<void>;
 }
@@ -39,6 +41,10 @@ export interface Outcome {
   human: number;
   sent: number;
   chars: number;
+  /** Who wrote each segment of the result: the engine (`<provider>:<version>`), `person`, or `review`. */
+  authors: string[];
+  /** Where a person's text is kept although its English changed since (segments to review). */
+  review: string[];
   failed: Failure[];
   /** Why nothing was attempted (a file rearranged by hand, the character cap), if so. */
   skipped?: string;
@@ -56,7 +62,8 @@ export interface Outcome {
 export async function translatePost(job: PostTranslation): Promise<Outcome> {
   const doc = job.english;
   const sources = doc.segments.map((s) => s.text);
-  const outcome: Outcome = { segments: sources.length, fromMemory: 0, human: 0, sent: 0, chars: 0, failed: [] };
+  const outcome: Outcome = { segments: sources.length, fromMemory: 0, human: 0, sent: 0, chars: 0, authors: [], review: [], failed: [] };
+  const label = providerLabel(job.provider);
   if (job.existing) {
     // Read as it was written: with the kept terms of the glossary it was made with.
     const current = segmentTexts(job.existing, { protect: termPattern(job.memory.writtenGlossary(job.lang)?.keep ?? []) });
@@ -65,16 +72,23 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
       return outcome;
     }
   }
+  // A person's text whose English changed is kept, flagged for review, never replaced in silence.
+  job.memory.carryOver(job.lang, sources);
   /** A person's correction that no longer fits the English's markup (a placeholder or a kept term removed): theirs to fix, never sent. */
   const unfit = new Set<number>();
   const texts: (string | undefined)[] = sources.map((source, i) => {
     const hit = job.memory.lookup(source, job.lang, job.engine);
-    if (!hit) return undefined;
+    if (!hit || (hit.review && job.retranslateReviewed)) return undefined;
     outcome.fromMemory++;
+    outcome.authors[i] = hit.review ? REVIEW : hit.human ? PERSON : label;
     if (!hit.human) return hit.text;
     outcome.human++;
     const problem = doc.problem(i, hit.text);
-    if (problem === undefined) return hit.text;
+    if (problem === undefined) {
+      // Named by the English's place (the line in en.md): the reviewer reads the new English there.
+      if (hit.review) outcome.review.push(`${doc.segments[i]!.where} of en.md`);
+      return hit.text;
+    }
     unfit.add(i);
     outcome.failed.push({ where: doc.segments[i]!.where, reason: `a person's correction no longer fits the English (${problem}): correct it in the file` });
     return undefined;
@@ -92,6 +106,8 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
     doc.problem(i, t) ?? contentProblem(sources[i]!, t, job.lang) ?? (job.glossary ? glossaryProblem(job.glossary.terms, sources[i]!, t, job.lang) : undefined);
   const accept = (i: number, t: string) => {
     texts[i] = t;
+    outcome.authors[i] = label;
+    job.memory.dropReview(sources[i]!, job.lang);
     job.memory.putMachine(sources[i]!, job.lang, job.engine, t);
   };
   const send = async (indexes: number[], note?: string) => {
@@ -99,19 +115,23 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
     return sendWithRetry(job.provider, indexes.map((i) => sources[i]!), job.lang, job.retry, note);
   };
   try {
-    const retry: { i: number; problem: string }[] = [];
+    const retry: { i: number; problem: string; canned?: string }[] = [];
     for (const batch of batches(pending.map((i) => sources[i]!), job.provider.limits).map((b) => b.map((k) => pending[k]!))) {
       const out = await send(batch);
+      // One answer for many different segments is an engine's canned reply, not their translations.
+      const repeated = repeatedAnswers(batch.map((i) => sources[i]!), out);
       for (const [k, i] of batch.entries()) {
-        const problem = problemOf(i, out[k]!);
+        const canned = repeated.get(out[k]!);
+        const problem = canned ?? problemOf(i, out[k]!);
         if (problem === undefined) accept(i, out[k]!);
-        else retry.push({ i, problem });
+        else retry.push({ i, problem, ...(canned ? { canned: out[k]! } : {}) });
       }
       await job.checkpoint();
     }
-    for (const { i, problem: before } of retry) {
+    for (const { i, problem: before, canned } of retry) {
       const [again] = await send([i], `its translation of this segment failed a check (${before})`);
-      const problem = problemOf(i, again!);
+      // Alone, the same canned answer again is still refused.
+      const problem = again === canned ? before : problemOf(i, again!);
       if (problem === undefined) accept(i, again!);
       else outcome.failed.push({ where: doc.segments[i]!.where, reason: problem });
     }
@@ -134,11 +154,15 @@ export const segmentTexts = (doc: DocumentText, options?: SegmentOptions) => seg
 /** The English of a post segmented as translatePost takes it: with the glossary's kept terms as placeholders. */
 export const englishSegments = (english: DocumentText, glossary: Glossary | undefined) => segmentDocument(english, { protect: glossary?.protect });
 
-/** Records what a written translation was made from (the English segmented by englishSegments), read back from the file's own text. */
-export function recordWritten(memory: TranslationMemory, lang: string, english: SegmentedDocument, written: DocumentText, glossary: Glossary | undefined): void {
+/**
+ * Journals what a translation file is about to be written from (the English segmented by
+ * englishSegments), read back from the file's own text, with each segment's author; the caller
+ * saves the memory, writes the file, then commits the journal (TranslationMemory.journal).
+ */
+export function journalWrite(memory: TranslationMemory, lang: string, fileText: string, english: SegmentedDocument, written: DocumentText, authors: readonly string[], glossary: Glossary | undefined): void {
   const sources = english.segments.map((s) => s.text);
   const texts = segmentTexts(written, { protect: glossary?.protect });
-  if (texts.length === sources.length) memory.wrote(lang, sources, texts, writtenRecord(glossary));
+  if (texts.length === sources.length) memory.journal(lang, fileText, sources, texts, authors, writtenRecord(glossary));
 }
 
 /**

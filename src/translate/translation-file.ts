@@ -5,12 +5,15 @@ export interface TranslationMeta {
   provider: string;
   sourceHash: string;
   modified?: string;
+  /** Where the file keeps a person's text whose English changed since (TranslationMemory.carryOver): `needs_review`, and the API reports it stale. */
+  needsReview?: readonly string[];
 }
 
 /**
  * A translation file as Folio writes it: the translated title, summary and cover alt text, the engine that made it
  * (`<id>:<version>`), `automated: true`, `verified: false` until a person runs `translations verify`,
- * and the English source it was made from.
+ * the English source it was made from, and `needs_review`: the segments where a person's text is
+ * kept although the English under it changed.
  */
 export function translationFile(doc: DocumentText, meta: TranslationMeta): string {
   const front = {
@@ -23,5 +26,7 @@ export function translationFile(doc: DocumentText, meta: TranslationMeta): strin
     verified: false,
     source_hash: meta.sourceHash,
   };
-  return `---\n${yaml.dump(front, { lineWidth: -1, quotingType: '"', forceQuotes: true }).replace(/: "(true|false)"$/gm, ': $1')}---\n\n${doc.body.replace(/^\n+/, '')}`;
+  // One line (a flow list), so `translations verify` can drop it as it sets other fields.
+  const review = meta.needsReview?.length ? `needs_review: ${JSON.stringify(meta.needsReview)}\n` : '';
+  return `---\n${yaml.dump(front, { lineWidth: -1, quotingType: '"', forceQuotes: true }).replace(/: "(true|false)"$/gm, ': $1')}${review}---\n\n${doc.body.replace(/^\n+/, '')}`;
 }

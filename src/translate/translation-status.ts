@@ -10,7 +10,7 @@ import { loadTermNames, missingTermNames, usedTerms } from '../pipeline/load/tax
 import { slugify } from '../pipeline/load/slugify.ts';
 import { join } from 'node:path';
 import { glossaryChanged, type Glossary } from './glossary.ts';
-import type { TranslationMemory } from './memory.ts';
+import { MEMORY_FILE, TranslationMemory } from './memory.ts';
 
 /** The author's view of translations: state per post and language, and stamping. */
 export interface StatusRow {
@@ -51,14 +51,15 @@ export function translateState(state: StatusRow['states'][string], memory: Trans
   return (memory.staleCount(lang, sources) ?? 0) > 0 ? 'stale' : state;
 }
 
-/** Sets one field of a translation's front matter (replacing it where it is written), and returns the file. */
-async function setField(post: Translatable, lang: string, field: string, value: string): Promise<string> {
+/** Sets one field of a translation's front matter (replacing it where it is written; undefined removes it), and returns the file. */
+async function setField(post: Translatable, lang: string, field: string, value: string, remove: string[] = []): Promise<string> {
   const t = post.translations.find((x) => x.lang === lang);
   if (!t) throw new Error(`${post.slug} has no ${lang} translation`);
   const raw = await readFile(t.file, 'utf8');
   const end = raw.indexOf('\n---', 3);
   if (!raw.startsWith('---') || end < 0) throw new Error(`${t.file}: no front matter to change`);
-  const head = raw.slice(0, end).replace(new RegExp(`\\n${field}:.*$`, 'm'), '');
+  let head = raw.slice(0, end);
+  for (const f of [field, ...remove]) head = head.replace(new RegExp(`\\n${f}:.*$`, 'm'), '');
   await writeFile(t.file, `${head}\n${field}: ${value}${raw.slice(end)}`);
   return t.file;
 }
@@ -66,8 +67,17 @@ async function setField(post: Translatable, lang: string, field: string, value: 
 /** Writes `source_hash` into the translation's front matter, replacing an earlier one. */
 export const stamp = (post: Translatable, lang: string): Promise<string> => setField(post, lang, 'source_hash', `"${sourceHash(post.english.title, post.english.body)}"`);
 
-/** Records that a person has reviewed the translation (`verified: true`, which the API reports). */
-export const verify = (post: Translatable, lang: string): Promise<string> => setField(post, lang, 'verified', 'true');
+/**
+ * Records that a person has reviewed the translation (`verified: true`, which the API reports). A
+ * person's text kept under a changed English (`needs_review`) is approved with it: the memory
+ * records it as theirs for the current English (first, so a run killed between the two writes
+ * still finds it a person's), and the flag goes.
+ */
+export async function verify(post: Translatable, lang: string): Promise<string> {
+  const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
+  if (memory.approveReviews(lang)) await memory.save();
+  return setField(post, lang, 'verified', 'true', ['needs_review']);
+}
 
 /** Per translated language, how many categories and tags in use have no name of their own there (content/taxonomies.yaml). */
 export async function termNameGaps(contentDir: string, posts: readonly PostSource[]): Promise<Record<string, number>> {

@@ -85,6 +85,9 @@ describe('npm run translate with an OpenAI-compatible chat endpoint (a local ser
       assert.match(run.out, /openai: 429 Rate limit reached.*; trying again in 1\.5 s/);
       assert.match(run.out, /openai: 500 The server had an error.*; trying again in/);
       assert.match(run.out, /6 translations written/);
+      // The cost report: the tokens the server's answers said they used, at the documented default price.
+      const cost = /^cost openai: \d+ characters, (\d+) input and (\d+) output tokens, about \$\d+\.\d+$/m.exec(run.out);
+      assert.ok(cost && Number(cost[1]) > 0 && Number(cost[2]) > 0, run.out);
     } finally {
       server.outputLimit = Infinity;
     }

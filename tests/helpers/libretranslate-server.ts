@@ -16,7 +16,13 @@ export type LibreFault =
   /** The first placeholder of the first segment that has one goes missing. */
   | { kind: 'drop-placeholder'; times?: number }
   /** White space beside every tag is lost, as when argos translates the runs between tags one by one. */
-  | { kind: 'lose-spaces'; times?: number };
+  | { kind: 'lose-spaces'; times?: number }
+  /** Every text is answered with this one (a broken engine's "ERROR ..." as its translation), with status 200. */
+  | { kind: 'answer'; text: string; times?: number }
+  /** Every text comes back as it was sent (an engine that does not know the language). */
+  | { kind: 'echo'; times?: number }
+  /** No answer at all: the request is held open (until the server closes). */
+  | { kind: 'hang'; times?: number };
 
 export interface LibreServer extends ProtocolServer {
   faults: FaultQueue<LibreFault>;
@@ -60,6 +66,9 @@ export async function startLibreTranslateServer(options: { apiKeys?: string[]; t
     if (mode !== 'text' && mode !== 'html') return error(400, `${String(mode)} format is not supported`);
 
     const fault = faults.next();
+    if (fault?.kind === 'hang') return new Promise<never>(() => undefined);
+    if (fault?.kind === 'answer') return { status: 200, body: { translatedText: Array.isArray(q) ? texts.map(() => fault.text) : fault.text } };
+    if (fault?.kind === 'echo') return { status: 200, body: { translatedText: Array.isArray(q) ? texts : texts[0] } };
     if (fault?.kind === 'status') return error(fault.status, fault.error, fault.retryAfter === undefined ? undefined : { 'Retry-After': String(fault.retryAfter) });
     // translate_html minifies first: ' '.join(html.split()).
     const minified = texts.map((t) => t.split(/\s+/).filter(Boolean).join(' '));

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { LANGUAGES } from '../../src/core/languages.ts';
 import { apertium, isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
 import { pseudo } from './pseudo-locale.ts';
+import { markScript } from './translation-engine.ts';
 
 /**
  * OpenAI's chat completions endpoint on a random loopback port, as OpenAI documents it:
@@ -153,7 +154,7 @@ export async function startOpenAIServer(options: { model?: string; key?: string 
       return send(res, 500, error('The server had an error while processing your request. Sorry about that!', 'server_error', null));
     }
 
-    let translations = APERTIUM && APERTIUM_LANGS.includes(lang) ? await APERTIUM.translate(segments, lang) : segments.map(pseudo);
+    let translations = APERTIUM && APERTIUM_LANGS.includes(lang) ? await APERTIUM.translate(segments, lang) : segments.map((s) => markScript(pseudo(s), lang));
     if (fault?.kind === 'drop-one') translations.splice(Math.floor(translations.length / 2), 1);
     if (fault?.kind === 'summary') translations = [translations.join(' ').split(/\s+/).slice(0, 8).join(' ')];
     if (fault?.kind === 'drop-placeholder') {

@@ -49,7 +49,11 @@ export async function startJsonServer(handle: (request: Received) => Answer | Pr
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Held requests (a hanging engine) are cut: close() would wait for them.
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
   };
 }
 

@@ -1,13 +1,30 @@
 import { spawn } from 'node:child_process';
 
-/** `npm run translate` as an author runs it, on a copy of the content, with the environment given (keys and endpoints). */
-export function runTranslate(root: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; out: string }> {
+/** Longer than any run of the tests takes on a loaded machine (a whole demo through Apertium takes about a minute). */
+const DEADLINE_MS = 10 * 60_000;
+
+/**
+ * `npm run translate` as an author runs it, on a copy of the content, with the environment given
+ * (keys and endpoints). Its process group is killed at the deadline (code null then).
+ */
+export function runTranslate(root: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, deadlineMs = DEADLINE_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; ms: number }> {
+  const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/translate.ts', '--root', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, ['scripts/translate.ts', '--root', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }, deadlineMs);
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('close', (code) => resolve({ code, out }));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out, ms: performance.now() - started });
+    });
   });
 }
 

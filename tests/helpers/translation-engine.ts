@@ -12,8 +12,18 @@ const BACK = Object.fromEntries(Object.entries(PSEUDO).map(([k, v]) => [v, k]));
 const onWords = (html: string, map: Record<string, string>) =>
   html.replace(/(<[^>]*>|&#?\w+;)|[^<&]+/g, (part, markup: string | undefined) => (markup ? part : part.replace(/[\s\S]/g, (c) => map[c] ?? c)));
 
-export const pseudoLocalize = (html: string) => onWords(html, PSEUDO);
-export const unPseudo = (html: string) => onWords(html, BACK);
+/**
+ * A letter of the target's script, for the languages not written in Latin letters: added as a last
+ * word to each pseudo-localized text, so Folio's script check sees that language (unPseudo drops it).
+ */
+const SCRIPT_MARK: Record<string, string> = { ar: 'ع', hi: 'ह', ja: 'ア', ko: '한', zh: '中', ru: 'ж' };
+const MARKED = new RegExp(` [${Object.values(SCRIPT_MARK).join('')}]$`);
+
+/** A text with the target's script letter added, where the language has a script of its own. */
+export const markScript = (text: string, lang?: string) => text + (lang && SCRIPT_MARK[lang] ? ` ${SCRIPT_MARK[lang]}` : '');
+
+export const pseudoLocalize = (html: string, lang?: string) => markScript(onWords(html, PSEUDO), lang);
+export const unPseudo = (html: string) => onWords(html.replace(MARKED, ''), BACK);
 
 const APERTIUM = new Set(['es', 'fr', 'pt-br']);
 const engine = isApertiumInstalled() ? apertium() : undefined;
@@ -21,5 +31,5 @@ const engine = isApertiumInstalled() ? apertium() : undefined;
 /** HTML segments into a Folio language. */
 export async function engineTranslate(html: readonly string[], lang: string): Promise<string[]> {
   if (engine && APERTIUM.has(lang)) return engine.translate(html, lang);
-  return html.map(pseudoLocalize);
+  return html.map((t) => pseudoLocalize(t, lang));
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FileDigests } from '../reuse/file-digests.ts';
 import { readdirSync } from 'node:fs';
+import { isTempFile } from '../../fs/leftover-temps.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import matter from 'gray-matter';
@@ -47,6 +48,8 @@ export interface TranslationSource extends SourceFile {
   featured_image_alt?: string;
   /** Left out of published builds (this translation only). */
   draft: boolean;
+  /** Where a person's text is kept although the English under it changed (`npm run translate` writes it): published as stale until reviewed. */
+  needs_review: string[];
 }
 
 /** The English source of a standalone page: a title, an optional summary and modified date, no terms. */
@@ -77,9 +80,9 @@ export const LARGE_SOURCE_BYTES = 1_000_000;
 export type PostSource = FolderSource<EnglishSource>;
 export type PageSource = FolderSource<PageEnglishSource>;
 
-const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'featured_image_alt', 'draft'];
+const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'featured_image_alt', 'draft', 'needs_review'];
 const PAGE_FIELDS = ['title', 'summary', 'modified'];
-const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'featured_image_alt', 'draft'];
+const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'featured_image_alt', 'draft', 'needs_review'];
 
 function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
   const lines = raw.split(/\r?\n/);
@@ -158,6 +161,7 @@ function readTranslation(file: string, lang: string, format: 'md' | 'html', raw:
     source_hash: hash,
     featured_image_alt: c(() => f.optionalString('featured_image_alt'), undefined),
     draft: c(() => f.boolean('draft', false), false),
+    needs_review: c(() => f.stringList('needs_review'), []),
   };
   f.check();
   return translation;
@@ -166,7 +170,12 @@ function readTranslation(file: string, lang: string, format: 'md' | 'html', raw:
 const CONTENT_EXT: Record<string, 'md' | 'html'> = { '.md': 'md', '.html': 'html' };
 
 /** The files of a post folder the build reads (its Markdown and media), by name, sorted. */
-const folderFiles = (dir: string) => readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith('.')).map((d) => d.name).sort();
+const folderFiles = (dir: string) =>
+  readdirSync(dir, { withFileTypes: true })
+    // A temporary file a killed write left (`<file>.<pid>.tmp`) is no asset: never published.
+    .filter((d) => d.isFile() && !d.name.startsWith('.') && !isTempFile(d.name))
+    .map((d) => d.name)
+    .sort();
 
 /**
  * A digest of everything a post's bundle entry is made from: `context` (what the post takes from its

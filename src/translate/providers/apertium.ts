@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RetryableError, SetupError, type Provider } from '../provider.ts';
+import { REQUEST_TIMEOUT_MS } from './http.ts';
 
 /**
  * Apertium, local and offline (Debian's `apertium` with `apertium-eng-spa`, `apertium-fr-es`,
@@ -31,19 +32,19 @@ export const isApertiumInstalled = (): boolean => spawnSync(BIN, ['-h'], { stdio
  * One stage of a pipeline. The input goes through a file: Apertium's format detection fails on the
  * socket Node gives a child as stdin ("Could not detect input stream format").
  */
-async function run(mode: string, input: string): Promise<string> {
+async function run(mode: string, input: string, timeoutMs: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'folio-apertium-'));
   const file = join(dir, 'in.html');
   await writeFile(file, input);
   try {
     return await new Promise<string>((resolve, reject) => {
-      const child = spawn(BIN, ['-u', '-f', 'html', mode, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(BIN, ['-u', '-f', 'html', mode, file], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
       let out = '';
       let err = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
       child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
       child.on('error', (e) => reject(new SetupError(`apertium could not be started (${e.message}): apt-get install -y apertium apertium-eng-spa apertium-fr-es apertium-es-pt`)));
-      child.on('close', (code) => (code === 0 && !err.trim() ? resolve(out) : reject(new RetryableError(`apertium ${mode} failed (${code}): ${err.trim().split('\n')[0]}`))));
+      child.on('close', (code, signal) => (signal ? reject(new RetryableError(`apertium ${mode} gave no answer within ${timeoutMs / 1000} s`)) : code === 0 && !err.trim() ? resolve(out) : reject(new RetryableError(`apertium ${mode} failed (${code}): ${err.trim().split('\n')[0]}`))));
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -52,7 +53,7 @@ async function run(mode: string, input: string): Promise<string> {
 
 const OPEN = '<div class="folio-segment">';
 
-export function apertium(): Provider {
+export function apertium(timeoutMs = REQUEST_TIMEOUT_MS): Provider {
   return {
     id: 'apertium',
     version: installedVersion(),
@@ -63,7 +64,7 @@ export function apertium(): Provider {
       const pipeline = PIPELINES[lang];
       if (!pipeline) throw new SetupError(`apertium does not translate into ${lang} (it has es, and fr and pt-br through Spanish)`);
       let text = segments.map((s) => `${OPEN}${s}</div>`).join('\n');
-      for (const mode of pipeline.modes) text = await run(mode, text);
+      for (const mode of pipeline.modes) text = await run(mode, text, timeoutMs);
       // With -u an unknown word's slot is left as a blank: runs of spaces, a space before punctuation.
       const out = [...text.matchAll(/<div class="folio-segment">([\s\S]*?)<\/div>/g)].map((m) => m[1]!.trim().replace(/ {2,}/g, ' ').replace(/ ([,.;:!?])/g, '$1'));
       if (out.length !== segments.length) throw new RetryableError(`apertium returned ${out.length} segments for ${segments.length}`);

@@ -1,3 +1,4 @@
+import { REQUEST_TIMEOUT_MS } from './http.ts';
 import { AuthorizationError, ConnectionError, DeepLClient, DeepLError, QuotaExceededError, TooManyRequestsError, type TargetLanguageCode, type TranslateTextOptions } from 'deepl-node';
 import type { Glossary } from '../glossary.ts';
 import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
@@ -51,7 +52,7 @@ function asOurs(e: unknown, retryAfter?: number): unknown {
 
 const DEEPL_VERSION = 'v2';
 
-export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary): Provider {
+export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary, timeoutMs = REQUEST_TIMEOUT_MS): Provider {
   const key = env.DEEPL_AUTH_KEY;
   if (!key) throw new SetupError('deepl needs DEEPL_AUTH_KEY: the key of your DeepL API account (DEEPL_SERVER_URL names another host, if any)');
   // deepl-node's own choice when no server is named: a Free key (":fx") has its own host.
@@ -61,7 +62,7 @@ export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary): Provider {
     // The run's retry policy (send.ts) is the one in effect: deepl-node's own ignores Retry-After and would hide 429s and outages from it.
     maxRetries: 0,
     // A full batch takes DeepL several seconds; deepl-node's 5 s would abort it and send it again.
-    minTimeout: 60_000,
+    minTimeout: timeoutMs,
   });
   const retryAfter = deeplRetryAfter(serverUrl);
   const glossaryFor = deeplGlossaries(client, glossary);

@@ -40,7 +40,7 @@ function failure(answer: JsonAnswer, credential: string): Error {
   return new Error(said);
 }
 
-export function google(env: NodeJS.ProcessEnv): Provider {
+export function google(env: NodeJS.ProcessEnv, timeoutMs?: number): Provider {
   const credentials = googleCredentials(env);
   const project = credentials.project;
   const location = env.GOOGLE_CLOUD_LOCATION?.trim() || 'global';
@@ -68,6 +68,7 @@ export function google(env: NodeJS.ProcessEnv): Provider {
       const answer = await requestJson(WHO, url, {
         body: { contents: segments.map(toGoogleHtml), mimeType: 'text/html', sourceLanguageCode: 'en', targetLanguageCode: target },
         headers: await credentials.headers(),
+        timeoutMs,
       });
       if (answer.status !== 200) throw failure(answer, credentials.variable);
       const translations = (answer.data as { translations?: { translatedText?: unknown }[] } | undefined)?.translations;

@@ -12,19 +12,21 @@ export interface JsonAnswer {
   data: unknown;
 }
 
-/** Longer than a large batch takes on a slow self-hosted server; a hung connection is retried. */
-const TIMEOUT_MS = 120_000;
+/** The default per-request timeout (`run.request_timeout_seconds` in translation.yaml): a hung connection is retried. */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
-export async function requestJson(who: string, url: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {}): Promise<JsonAnswer> {
+export async function requestJson(who: string, url: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<JsonAnswer> {
+  const timeoutMs = init.timeoutMs ?? REQUEST_TIMEOUT_MS;
   let response: Response;
   try {
     response = await fetch(url, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...init.headers },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (e) {
+    if ((e as Error).name === 'TimeoutError') throw new RetryableError(`${who}: no answer from ${url} within ${timeoutMs / 1000} s`);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     throw new RetryableError(`${who}: ${url} could not be reached (${cause?.code ?? cause?.message ?? (e as Error).message})`);
   }

@@ -11,15 +11,17 @@ export interface ProviderSettings {
   model?: string;
   /** For an engine with glossaries of its own (DeepL); every engine's output is checked against it anyway. */
   glossary?: Glossary;
+  /** How long one request may take before it is abandoned (and tried again, within the run's retry budget). */
+  timeoutMs?: number;
 }
 
 /** Every provider by its name on the command line and in content/translation.yaml. */
 const FACTORIES: Record<string, (env: NodeJS.ProcessEnv, settings: ProviderSettings) => Provider> = {
-  apertium: () => apertium(),
-  deepl: (env, settings) => deepl(env, settings.glossary),
+  apertium: (_env, settings) => apertium(settings.timeoutMs),
+  deepl: (env, settings) => deepl(env, settings.glossary, settings.timeoutMs),
   openai: (env, settings) => openai(env, settings),
-  google: (env) => google(env),
-  libretranslate: (env) => libretranslate(env),
+  google: (env, settings) => google(env, settings.timeoutMs),
+  libretranslate: (env, settings) => libretranslate(env, settings.timeoutMs),
 };
 
 export const PROVIDER_NAMES = Object.keys(FACTORIES);

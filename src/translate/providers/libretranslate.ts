@@ -41,7 +41,7 @@ function failure(answer: JsonAnswer): Error {
   return new Error(said);
 }
 
-export function libretranslate(env: NodeJS.ProcessEnv): Provider {
+export function libretranslate(env: NodeJS.ProcessEnv, timeoutMs?: number): Provider {
   const url = env.LIBRETRANSLATE_URL?.trim();
   if (!url) throw new SetupError('libretranslate: LIBRETRANSLATE_URL is not set (the address of a LibreTranslate server, e.g. http://localhost:5000; LIBRETRANSLATE_API_KEY too if it asks for a key)');
   const base = baseUrl('LIBRETRANSLATE_URL', url);
@@ -79,7 +79,7 @@ export function libretranslate(env: NodeJS.ProcessEnv): Provider {
     async translate(segments, lang) {
       const target = targets?.get(lang);
       if (!target) throw new SetupError(`${WHO} at ${base} does not translate into ${lang}`);
-      const answer = await requestJson(WHO, `${base}/translate`, { body: { q: segments, source: 'en', target, format: 'html', ...(apiKey ? { api_key: apiKey } : {}) } });
+      const answer = await requestJson(WHO, `${base}/translate`, { body: { q: segments, source: 'en', target, format: 'html', ...(apiKey ? { api_key: apiKey } : {}) }, timeoutMs });
       if (answer.status !== 200) throw failure(answer);
       const text = (answer.data as { translatedText?: unknown } | undefined)?.translatedText;
       const out = typeof text === 'string' ? [text] : text;

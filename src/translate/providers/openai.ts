@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import { language, TRANSLATED_CODES } from '../../core/languages.ts';
 import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
 import { retryAfterMs } from '../retry-after.ts';
+import { REQUEST_TIMEOUT_MS } from './http.ts';
 
 /**
  * Any OpenAI-compatible chat endpoint (OpenAI, Azure's v1 endpoint, Ollama, vLLM, llama.cpp's
@@ -66,6 +67,8 @@ function classify(e: unknown, model: string, baseURL: string): Error {
 export interface OpenAISettings {
   /** `models.openai` in content/translation.yaml; FOLIO_OPENAI_MODEL wins over it. */
   model?: string;
+  /** The per-request timeout (the client's own default is 10 minutes). */
+  timeoutMs?: number;
 }
 
 export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): Provider {
@@ -82,10 +85,11 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
   const apiKey = env.OPENAI_API_KEY;
   if (!apiKey && !isLoopback(url)) throw new SetupError(`OPENAI_API_KEY is not set (${url.host} needs a key; a server on localhost needs none)`);
   // Folio's retry policy (send.ts) is the one in effect, with the client's own turned off.
-  const client = new OpenAI({ apiKey: apiKey || 'no-key', baseURL, maxRetries: 0, organization: env.OPENAI_ORG_ID ?? null, project: env.OPENAI_PROJECT_ID ?? null });
+  const client = new OpenAI({ apiKey: apiKey || 'no-key', baseURL, maxRetries: 0, timeout: settings.timeoutMs ?? REQUEST_TIMEOUT_MS, organization: env.OPENAI_ORG_ID ?? null, project: env.OPENAI_PROJECT_ID ?? null });
 
   // Reasoning models (o-series, gpt-5) take only their default temperature: learnt from the first refusal.
   let temperature: number | undefined = 0;
+  const usage = { inputTokens: 0, outputTokens: 0 };
 
   async function ask(segments: readonly string[], lang: string, note?: string): Promise<ChatCompletion.Choice> {
     const body: ChatCompletionCreateParamsNonStreaming = {
@@ -99,6 +103,8 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
     };
     try {
       const answer = await client.chat.completions.create(body);
+      usage.inputTokens += answer.usage?.prompt_tokens ?? 0;
+      usage.outputTokens += answer.usage?.completion_tokens ?? 0;
       const choice = answer.choices[0];
       if (!choice) throw new RetryableError(`${baseURL} answered without a choice`);
       return choice;
@@ -138,5 +144,6 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
     // A model's output limit (often 4,096 or 16,384 tokens) and its attention over a long list both argue for modest batches.
     limits: { segments: 40, chars: 12_000 },
     translate,
+    usage,
   };
 }
