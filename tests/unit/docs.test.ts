@@ -138,7 +138,11 @@ function parseArgsOptions(source: string): string[] {
   for (const call of source.matchAll(/parseArgs\s*\(/g)) {
     const from = source.indexOf('options:', call.index);
     if (from < 0) continue;
-    const open = source.indexOf('{', from);
+    // `options: OPTIONS` names an object written elsewhere in the file: its keys are read there.
+    const named = /^options:\s*([A-Za-z_]\w*)/.exec(source.slice(from));
+    const at = named ? source.search(new RegExp(`(?:const|let)\\s+${named[1]}\\s*=\\s*\\{`)) : from;
+    if (at < 0) continue;
+    const open = source.indexOf('{', at);
     let depth = 0;
     let end = open;
     for (; end < source.length; end++) {
