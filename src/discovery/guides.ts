@@ -3,7 +3,7 @@ import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import { absolute } from '../core/urls.ts';
-import { TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
+import { CITATION_DESCRIPTION, citationTemplate, TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
 import { FEEDS } from '../core/formats.ts';
 
 /**
@@ -156,6 +156,16 @@ ${tools}
 ## Resources
 
 Every available post in every language is a resource addressed by its page URL (\`${u('/{slug}')}\`, \`${u('/{lang}/{slug}')}\`; also given as resource templates), read as Markdown. \`resources/list\` pages by 100 with \`nextCursor\`.
+
+### Citing a post
+
+The tools are the three the contract names; a post's citation is the resource template \`${citationTemplate(u(''))}\` (\`application/json\`). ${CITATION_DESCRIPTION} Read it with \`resources/read\`:
+
+\`\`\`json
+${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: u(`/api/posts/${core.catalog.posts[0]?.slug ?? 'a-post'}/cite?lang=fr`) } }, null, 2)}
+\`\`\`
+
+An unknown post or an unavailable translation (without \`fallback=en\`) is the JSON-RPC error -32002 with the REST message.
 
 ## Try it
 

@@ -87,7 +87,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/posts/{slug}/cite': {
     tag: 'Posts',
     summary: 'How to cite a post',
-    description: 'The post in lang as a CSL-JSON item (data.csl, type post-weblog: the citeproc input schema) and as APA 7, MLA 9, Chicago 17 (notes-bibliography, bibliography entry) and BibTeX text, made from that item, with the canonical URL of the page in that language. A translation names its provider as translator and carries the English title (original-title), a note "Machine translation (<provider>) of <English URL>" and custom.original-language "en". The same answer as GraphQL citation(slug, lang, fallback) (csl as JSON text) and the MCP tool cite_post; the post page shows the same forms under "Cite this essay". Errors as GET /api/posts/{slug} (fallback_url names this endpoint).',
+    description: 'The post in lang as a CSL-JSON item (data.csl, type post-weblog: the citeproc input schema) and as APA 7, MLA 9, Chicago 17 (notes-bibliography, bibliography entry) and BibTeX text, made from that item, with the canonical URL of the page in that language. A translation names its provider as translator and carries the English title (original-title), a note "Machine translation (<provider>) of <English URL>" and custom.original-language "en". The same answer as GraphQL citation(slug, lang, fallback) (csl as JSON text) and the MCP resource {origin}/api/posts/{slug}/cite{?lang,fallback} (resources/read); the post page shows the same forms under "Cite this essay". Errors as GET /api/posts/{slug} (fallback_url names this endpoint).',
     parameters: ['slug', ...CONTENT],
     replies: { 200: ok('Citation'), ...withLang, 404: postUnavailable },
     json: true,
