@@ -177,3 +177,27 @@ describe('limits', () => {
     }
   });
 });
+
+describe('JSON nesting', () => {
+  // Parsing such a body works (V8's JSON.parse does not recurse); what followed it did: with paid
+  // contact relayed between workers, posting it overflowed the stack in a 500.
+  const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+  test('a body nested past 64 levels is 413 JSON on every surface that reads JSON, before anything else; 64 levels are read', async () => {
+    const paths = ['/api/batch', '/graphql', '/mcp', '/mcp/messages?sessionId=nope', '/ask', '/contact/send', '/sandbox/api/batch', '/sandbox/graphql', '/sandbox/mcp', '/sandbox/ask', '/sandbox/contact/send'];
+    for (const path of paths) {
+      for (const body of [deep(20_000), deepObject(65), `{"query": "x", "more": ${deep(65)}}`]) {
+        const r = await get(site.url, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        assert.equal(r.status, 413, `${path} ${body.slice(0, 20)}`);
+        assert.match(r.json.error, /nested too deeply.*64/, path);
+        assert.ok(r.headers.get('x-ratelimit-limit'), `${path} has the rate-limit headers`);
+      }
+      // At the limit (and with brackets inside strings, which do not nest) the surface answers as before.
+      const fine = await get(site.url, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"s": "${'['.repeat(100)}", "d": ${deep(63)}}` });
+      assert.notEqual(fine.status, 413, path);
+      assert.notEqual(fine.status, 500, path); // contact is off here: 503
+    }
+    assert.equal((await get(site.url, '/status')).status, 200);
+  });
+});
