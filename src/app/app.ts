@@ -174,6 +174,8 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
   };
 
   const requestPath: Middleware<Env> = (c, next) => {
+    // RFC 9112 3.2: a request with more than one Host (the Fetch API joins them with a comma, which no host name holds) is a 400.
+    if (c.request.headers.get('host')?.includes(',')) return Promise.resolve(jsonError(400, 'Bad request: more than one Host header.'));
     if (c.path === undefined) return Promise.resolve(jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.'));
     if (!wellEncodedQuery(c.url.search)) return Promise.resolve(jsonError(400, 'Bad query string: invalid percent-encoding.'));
     return next();
