@@ -1,4 +1,4 @@
-import { FLOW_LIMITS, JSON_DEPTH_MAX, RETRY_MS } from '../core/limits.ts';
+import { FLOW_LIMITS, JSON_DEPTH_MAX, MIN_SEND_RATE_DEFAULT, RETRY_MS } from '../core/limits.ts';
 import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
@@ -65,6 +65,7 @@ How a translation was made is in its \`translation\` object: \`provider\` names 
 - \`per_page\` 1 to ${PER_PAGE_MAX} (default 10); \`page\` from 1; integers are plain digits. Queries up to ${QUERY_MAX_CHARS} characters.
 - Rate limit: ${limits.rateLimit > 0 ? `${limits.rateLimit} requests per ${limits.rateWindowSeconds} s per client` : 'not enforced on this deployment'}; read \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`. A batch counts each of its items (\`/api/batch\`, and each message of a JSON-RPC batch on \`/mcp\`). On 429, wait \`Retry-After\` seconds; retry other transient failures with exponential backoff and jitter.
 - Request bodies up to ${limits.bodyLimit} bytes, with arrays and objects nested at most ${JSON_DEPTH_MAX} levels deep (deeper, or larger: 413).
+- Read answers at a steady pace: a connection whose client takes nothing of an answer for ${FLOW_LIMITS.stalledMs / 1000} s, or takes its answers slower than ${MIN_SEND_RATE_DEFAULT} bytes a second after those ${FLOW_LIMITS.stalledMs / 1000} s, is reset.
 - Errors are JSON \`{error}\` with a message that names the parameter; GraphQL errors carry \`extensions.code\`; MCP tool errors are results with \`isError: true\`.
 - Send no \`Authorization\` header: any bearer token is refused with 401 (see ${u('/auth.md')}).
 - Use \`If-None-Match\` with the \`ETag\` you got: unchanged answers are 304. Answers may be cached a minute (\`Cache-Control: public, max-age=60\`); send \`Accept-Encoding: br\` or \`gzip\` for compressed bodies.

@@ -12,7 +12,7 @@ import type { SessionBus } from '../state/session-bus.ts';
 import type { ServerConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, socketAnswers } from './socket-answer.ts';
-import { dropStalledAnswers } from './stalled-answers.ts';
+import { enforceSendRate } from './send-rate.ts';
 import { answerExpectation } from './unread-body.ts';
 import { loadGeneration } from './generation.ts';
 import { contentRoots, type SharedHost } from '../app/build.ts';
@@ -88,7 +88,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
   // every 30 s let a slow client's headers take 10 to 40 s).
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => void front.handle(req, res));
   server.keepAliveTimeout = 5_000;
-  dropStalledAnswers(server, config.writeTimeoutMs);
+  const stopSendRate = enforceSendRate(server, { stalledMs: config.writeTimeoutMs, minBytesPerSecond: config.minSendRate });
   server.on('checkContinue', (req, res) => {
     answerExpectation(req, res, config.bodyLimit);
     void front.handle(req, res);
@@ -122,6 +122,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     close: () =>
       new Promise<void>((done) => {
         live.stop();
+        stopSendRate();
         server.close(() => {
           contact?.close();
           done();
