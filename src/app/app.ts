@@ -3,6 +3,7 @@ import { methodNotAllowed, type FunctionLayer } from '../../functions/routes.ts'
 import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
 import { etagOf } from '../../functions/etag.ts';
 import { redirect, setHeaders } from '../../functions/http.ts';
+import { nestedTooDeep, tooDeepMessage } from '../core/json-depth.ts';
 import { bodyBytes, fileAnswer, type FileAnswer } from './file-answer.ts';
 import type { Found, PublishedFiles } from './published.ts';
 import { CORS_HEADERS, preflight } from './policies/cors.ts';
@@ -63,6 +64,9 @@ type Middleware<Env> = (c: Context<Env>, next: Next) => Promise<Response>;
 
 const jsonError = (status: number, error: string) =>
   new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+
+/** A body sent as a GraphQL document (application/graphql), the one kind not read as JSON. */
+const isGraphqlDocument = (type: string | null) => (type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/graphql';
 
 /** What a published file (or any path no function answers) allows. */
 const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
@@ -170,6 +174,8 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
   };
 
   const requestPath: Middleware<Env> = (c, next) => {
+    // RFC 9112 3.2: a request with more than one Host (the Fetch API joins them with a comma, which no host name holds) is a 400.
+    if (c.request.headers.get('host')?.includes(',')) return Promise.resolve(jsonError(400, 'Bad request: more than one Host header.'));
     if (c.path === undefined) return Promise.resolve(jsonError(400, 'Bad request path: invalid percent-encoding or a dot segment.'));
     if (!wellEncodedQuery(c.url.search)) return Promise.resolve(jsonError(400, 'Bad query string: invalid percent-encoding.'));
     return next();
@@ -237,6 +243,8 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
       if (method !== 'GET' && method !== 'HEAD') {
         const body = await boundedBody(request, host.bodyLimit);
         if (!body) return jsonError(413, `Request body too large: the limit is ${host.bodyLimit} bytes.`);
+        // Every body but a GraphQL document is read as JSON somewhere; none is parsed this deep.
+        if (!isGraphqlDocument(request.headers.get('content-type')) && nestedTooDeep(body)) return jsonError(413, tooDeepMessage());
         forwarded = new Request(url, { method, headers: request.headers, body: body as Uint8Array<ArrayBuffer>, signal: request.signal });
       }
       const answered = await build.functions(forwarded, path, c.capabilities, url);

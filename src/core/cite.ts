@@ -9,7 +9,7 @@ import { meta, summary, type ResponseMeta, type Summary } from './shape.ts';
 /**
  * How to cite a post in a language: one CSL-JSON item (the citeproc input schema, csl-data.json)
  * and the APA, MLA, Chicago and BibTeX forms made from it. Every surface answers with this: the
- * post page's "Cite this essay", GET /api/posts/{slug}/cite, GraphQL's citation, MCP's cite_post.
+ * post page's "Cite this essay", GET /api/posts/{slug}/cite, GraphQL's citation, MCP's citation resource.
  */
 export interface Citation extends CitationForms {
   csl: CslItem;

@@ -20,3 +20,16 @@ export interface FlowLimits {
 }
 
 export const FLOW_LIMITS: FlowLimits = { queuedBytes: 64 * 1024, stalledMs: 30_000 };
+
+/**
+ * The deepest nesting of arrays and objects a JSON request body may have. Parsing is iterative,
+ * but code after it recurses (structured clone, JSON.stringify, schema checks): 20,000 levels
+ * overflowed the stack in a 500. Real requests nest a few levels; 64 leaves ample room.
+ */
+export const JSON_DEPTH_MAX = 64;
+
+/**
+ * The floor rate at which a client must take an answer once FLOW_LIMITS.stalledMs have passed
+ * (MIN_SEND_RATE on Node, bytes a second): slower readers are let go (src/server/send-rate.ts).
+ */
+export const MIN_SEND_RATE_DEFAULT = 1024;

@@ -1,9 +1,9 @@
-import { FLOW_LIMITS, RETRY_MS } from '../core/limits.ts';
+import { FLOW_LIMITS, JSON_DEPTH_MAX, MIN_SEND_RATE_DEFAULT, RETRY_MS } from '../core/limits.ts';
 import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import { absolute } from '../core/urls.ts';
-import { TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
+import { CITATION_DESCRIPTION, citationTemplate, TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
 import { FEEDS } from '../core/formats.ts';
 
 /**
@@ -64,7 +64,8 @@ How a translation was made is in its \`translation\` object: \`provider\` names 
 
 - \`per_page\` 1 to ${PER_PAGE_MAX} (default 10); \`page\` from 1; integers are plain digits. Queries up to ${QUERY_MAX_CHARS} characters.
 - Rate limit: ${limits.rateLimit > 0 ? `${limits.rateLimit} requests per ${limits.rateWindowSeconds} s per client` : 'not enforced on this deployment'}; read \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`. A batch counts each of its items (\`/api/batch\`, and each message of a JSON-RPC batch on \`/mcp\`). On 429, wait \`Retry-After\` seconds; retry other transient failures with exponential backoff and jitter.
-- Request bodies up to ${limits.bodyLimit} bytes.
+- Request bodies up to ${limits.bodyLimit} bytes, with arrays and objects nested at most ${JSON_DEPTH_MAX} levels deep (deeper, or larger: 413).
+- Read answers at a steady pace: a connection whose client takes nothing of an answer for ${FLOW_LIMITS.stalledMs / 1000} s, or takes its answers slower than ${MIN_SEND_RATE_DEFAULT} bytes a second after those ${FLOW_LIMITS.stalledMs / 1000} s, is reset.
 - Errors are JSON \`{error}\` with a message that names the parameter; GraphQL errors carry \`extensions.code\`; MCP tool errors are results with \`isError: true\`.
 - Send no \`Authorization\` header: any bearer token is refused with 401 (see ${u('/auth.md')}).
 - Use \`If-None-Match\` with the \`ETag\` you got: unchanged answers are 304. Answers may be cached a minute (\`Cache-Control: public, max-age=60\`); send \`Accept-Encoding: br\` or \`gzip\` for compressed bodies.
@@ -156,6 +157,16 @@ ${tools}
 ## Resources
 
 Every available post in every language is a resource addressed by its page URL (\`${u('/{slug}')}\`, \`${u('/{lang}/{slug}')}\`; also given as resource templates), read as Markdown. \`resources/list\` pages by 100 with \`nextCursor\`.
+
+### Citing a post
+
+The tools are the three the contract names; a post's citation is the resource template \`${citationTemplate(u(''))}\` (\`application/json\`). ${CITATION_DESCRIPTION} Read it with \`resources/read\`:
+
+\`\`\`json
+${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: u(`/api/posts/${core.catalog.posts[0]?.slug ?? 'a-post'}/cite?lang=fr`) } }, null, 2)}
+\`\`\`
+
+An unknown post or an unavailable translation (without \`fallback=en\`) is the JSON-RPC error -32002 with the REST message.
 
 ## Try it
 

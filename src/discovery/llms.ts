@@ -27,7 +27,7 @@ function apiLinks(core: Core): string[] {
     `- [OpenAPI description](${url(core, '/openapi.json')}): every endpoint, parameter and response`,
     `- [API reference](${url(core, '/api')}): the JSON endpoint index, or an HTML page for browsers`,
     `- [Guide for agents](${url(core, '/agents.md')}): which surface to use, limits, attribution, event signatures`,
-    `- [MCP server](${url(core, '/mcp/docs')}): tools list_posts, get_post, search_posts, cite_post over streamable HTTP at ${url(core, '/mcp')}`,
+    `- [MCP server](${url(core, '/mcp/docs')}): tools list_posts, get_post, search_posts (and each post's citation as a resource) over streamable HTTP at ${url(core, '/mcp')}`,
     `- [Cite a post](${url(core, `/api/posts/${core.catalog.posts[0]?.slug ?? 'a-post'}/cite`)}): CSL-JSON and APA, MLA, Chicago, BibTeX text for a post in a language (\`?lang=\`)`,
     `- [GraphQL schema](${url(core, '/graphql')}): read-only, calendar version 2026-06`,
     `- [Search](${url(core, '/api/search?q=attention')}): relevance-ranked with snippets; streams at /api/stream/search`,

@@ -1,7 +1,7 @@
 import type { Core } from '../core/index.ts';
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import { absolute } from '../core/urls.ts';
-import { TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
+import { mcpInstructions, TOOLS, TOOL_DESCRIPTORS } from '../mcp/tools.ts';
 
 /**
  * The /.well-known documents, built from the site settings, the tool list and the skills.
@@ -32,7 +32,7 @@ export function mcpServerCard(core: Core, version: string) {
     transport: { type: 'streamable-http', endpoint: `${core.catalog.base}/mcp`, url: url(core, '/mcp') },
     capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } },
     authentication: { required: false, schemes: [] },
-    instructions: `search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them, cite_post cites one. ${site.attribution}`,
+    instructions: mcpInstructions(core),
     tools: TOOL_DESCRIPTORS.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema })),
   };
 }

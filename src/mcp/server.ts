@@ -10,16 +10,16 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { FolioError } from '../core/errors.ts';
-import type { Core } from '../core/index.ts';
+import { toJson, type Core } from '../core/index.ts';
 import type { EntryMeta, PostRecord } from '../core/types.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../core/languages.ts';
 import { markdownDocument } from '../core/markdown-document.ts';
 import { absolute, paths } from '../core/urls.ts';
-import { TOOLS, TOOL_DESCRIPTORS } from './tools.ts';
+import { CITATION_DESCRIPTION, citationTemplate, mcpInstructions, TOOLS, TOOL_DESCRIPTORS } from './tools.ts';
 
 /**
- * An MCP server over one content root: the three tools, and every available post-language
- * as a Markdown resource addressed by its page URL. Built per request (stateless HTTP) or per
+ * An MCP server over one content root: the three tools, every available post-language
+ * as a Markdown resource addressed by its page URL, and each post's citation as a template. Built per request (stateless HTTP) or per
  * session (legacy SSE); it holds nothing but the core.
  */
 export const RESOURCES_PAGE = 100;
@@ -62,13 +62,28 @@ export async function connectMcp(server: Server, transport: Transport): Promise<
   };
 }
 
+const CITATION_PATH = /^\/api\/posts\/([a-z0-9-]+)\/cite$/;
+
+/** What a resource URI on this origin reads as (a post's Markdown or its citation); undefined for any other URI. */
+function readResource(core: Core, origin: string, uri: string): Promise<{ mimeType: string; text: string }> | undefined {
+  if (!uri.startsWith(`${origin}/`)) return undefined;
+  const [path, search = ''] = uri.slice(origin.length).split('?', 2) as [string, string?];
+  const cited = CITATION_PATH.exec(path);
+  if (cited) return Promise.resolve({ mimeType: 'application/json', text: toJson(core.posts.cite(cited[1]!, new URLSearchParams(search))) });
+  if (search) return undefined;
+  const parts = path.slice(1).split('/');
+  const [lang, slug] = parts.length === 2 ? parts : [DEFAULT_LANGUAGE, parts[0]];
+  if (!slug || parts.length > 2) return undefined;
+  return core.posts.get(slug, new URLSearchParams({ lang: lang! })).then((body) => ({ mimeType: 'text/markdown', text: markdownDocument(body) }));
+}
+
 export function createMcpServer(core: Core, version: string): Server {
   const { catalog } = core;
   const server = new Server(
     { name: catalog.site.name, title: `${catalog.site.name} (Folio)`, version },
     {
       capabilities: { tools: {}, resources: {} },
-      instructions: `Read-only essays in ${LANGUAGE_CODES.length} languages. search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them, cite_post cites one. ${catalog.site.attribution}`,
+      instructions: `Read-only essays in ${LANGUAGE_CODES.length} languages. ${mcpInstructions(core)}`,
     },
   );
 
@@ -102,17 +117,16 @@ export function createMcpServer(core: Core, version: string): Server {
     resourceTemplates: [
       { uriTemplate: `${origin}/{slug}`, name: 'post', title: 'A post in English (Markdown)', mimeType: 'text/markdown' },
       { uriTemplate: `${origin}/{lang}/{slug}`, name: 'translated-post', title: 'A post in another language (Markdown)', mimeType: 'text/markdown' },
+      { uriTemplate: citationTemplate(origin), name: 'post-citation', title: 'How to cite a post (CSL-JSON, APA, MLA, Chicago, BibTeX)', description: CITATION_DESCRIPTION, mimeType: 'application/json' },
     ],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
-    const parts = uri.startsWith(`${origin}/`) ? uri.slice(origin.length + 1).split('/') : [];
-    const [lang, slug] = parts.length === 2 ? parts : [DEFAULT_LANGUAGE, parts[0]];
-    if (!slug || parts.length > 2) throw rpcError(-32002, `Resource not found: ${uri}`);
     try {
-      const body = await core.posts.get(slug, new URLSearchParams({ lang: lang! }));
-      return { contents: [{ uri, mimeType: 'text/markdown', text: markdownDocument(body) }] };
+      const read = readResource(core, origin, uri);
+      if (!read) throw rpcError(-32002, `Resource not found: ${uri}`);
+      return { contents: [{ uri, ...(await read) }] };
     } catch (e) {
       if (e instanceof FolioError) throw rpcError(-32002, `Resource not found: ${e.message}`, { uri });
       throw e;

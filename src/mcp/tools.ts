@@ -2,12 +2,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errors, FolioError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
+import { absolute } from '../core/urls.ts';
 import { markdownDocument } from '../core/markdown-document.ts';
 import { messages, plural } from '../core/messages.ts';
 import { argumentsAsParams, PER_PAGE_DEFAULT, PER_PAGE_MAX, QUERY_MAX_CHARS } from '../core/params.ts';
 import type { Collection } from '../core/posts.ts';
 import type { SearchBody } from '../core/search.ts';
-import { citationBody, collection, input, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
+import { collection, input, languageCode, searchBody, single, toJsonSchema, type Schema } from '../schemas/resources.ts';
 
 /**
  * The MCP tools: each maps its arguments to the query string of the REST endpoint it mirrors
@@ -101,20 +102,6 @@ export const TOOLS: Tool[] = [
       return { text: markdownDocument(body), body };
     },
   }),
-  postTool({
-    name: 'cite_post',
-    title: 'Cite a post',
-    description: 'How to cite one post in a language: a CSL-JSON item (data.csl, for citeproc, pandoc or Zotero) and APA 7, MLA 9, Chicago 17 and BibTeX text, with the canonical URL; a translation names its provider and the English original. Same answer as GET /api/posts/{slug}/cite.',
-    rest: 'GET /api/posts/{slug}/cite',
-    outputSchema: citationBody,
-    example: { slug: 'the-slow-web', lang: 'fr' },
-    answer: async (core, slug, query) => {
-      const body = core.posts.cite(slug, query);
-      const { csl, ...forms } = body.data;
-      const rendered = Object.entries(forms).map(([style, form]) => `${style.toUpperCase()}:\n${form}`);
-      return { text: [...rendered, `CSL-JSON:\n${JSON.stringify(csl, null, 2)}`].join('\n\n'), body };
-    },
-  }),
   {
     name: 'search_posts',
     title: 'Search posts',
@@ -135,6 +122,18 @@ export const TOOLS: Tool[] = [
       }),
   },
 ];
+
+/**
+ * The citation of a post, as the REST route answers it (its URL is the resource's): the contract
+ * names exactly three tools, so citing is a resource template rather than a fourth tool.
+ */
+export const citationTemplate = (origin: string) => `${origin}/api/posts/{slug}/cite{?lang,fallback}`;
+export const CITATION_DESCRIPTION =
+  'The same JSON as GET /api/posts/{slug}/cite and GraphQL citation: a CSL-JSON item (data.csl) and APA 7, MLA 9, Chicago 17 and BibTeX text for the post in lang (fallback=en fills an unavailable translation).';
+
+/** What the server tells a client it offers (initialize and the server card say the same). */
+export const mcpInstructions = (core: Core) =>
+  `search_posts finds posts, get_post reads one (lang, fallback=en), list_posts pages through them; the resource ${citationTemplate(absolute(core.catalog, core.catalog.base))} cites one. ${core.catalog.site.attribution}`;
 
 /** The tools as `tools/list` describes them (JSON Schema proper, not OpenAPI's dialect), made once. */
 export const TOOL_DESCRIPTORS = TOOLS.map((t) => ({

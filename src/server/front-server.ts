@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createApp, pageFallback } from '../app/app.ts';
 import { clientKey, type RateDecision, type RateLimiter } from '../app/policies/rate-limit.ts';
 import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
@@ -23,6 +25,13 @@ interface NodeEnv {
   method: string;
   target: string;
   client: string;
+}
+
+/** At most one Host header (Node keeps the first of several in `headers`; the raw list has them all). */
+function oneHost(raw: string[]): boolean {
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host' && ++hosts > 1) return false;
+  return true;
 }
 
 /**
@@ -69,12 +78,13 @@ export function createFrontServer(deps: FrontServerDeps) {
     }
   }
 
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const env: NodeEnv = { build: deps.live(), method, target: req.url ?? '/', client: clientKey(deps.config.trustProxy, req.headers['x-forwarded-for'], req.socket.remoteAddress) };
     let counted: RateDecision | undefined;
     try {
-      if (deps.config.fastPath && (method === 'GET' || method === 'HEAD') && req.headers.authorization === undefined) {
+      // The app refuses what the fast path does not look at: a bearer token, several Host headers.
+      if (deps.config.fastPath && (method === 'GET' || method === 'HEAD') && req.headers.authorization === undefined && oneHost(req.rawHeaders)) {
         const fast = await fastPath(req, res, env);
         if (fast === 'served') return;
         counted = fast;
@@ -88,5 +98,10 @@ export function createFrontServer(deps: FrontServerDeps) {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       res.end(JSON.stringify({ error: 'Internal error; the request was not processed.' }));
     }
-  };
+  }
+
+  /** Counts a request Node answered itself (it never reached the app) against its socket's address. */
+  const countSocket = (socket: Duplex) => (deps.limiter ? app.count(clientKey(undefined, undefined, (socket as Socket).remoteAddress)) : undefined);
+
+  return { handle, countSocket };
 }

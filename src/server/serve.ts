@@ -11,8 +11,9 @@ import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import type { SessionBus } from '../state/session-bus.ts';
 import type { ServerConfig } from './config.ts';
 import { createFrontServer } from './front-server.ts';
-import { answerClientError, HEADERS_TIMEOUT_MS, refuseConnect, REQUEST_TIMEOUT_MS } from './socket-answer.ts';
-import { dropStalledAnswers } from './stalled-answers.ts';
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, socketAnswers } from './socket-answer.ts';
+import { enforceSendRate } from './send-rate.ts';
+import { answerExpectation } from './unread-body.ts';
 import { loadGeneration } from './generation.ts';
 import { contentRoots, type SharedHost } from '../app/build.ts';
 import { followLiveBuild } from './live-build.ts';
@@ -81,12 +82,17 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     log: (m) => console.error(m),
     onSwap: (g) => console.log(`now serving build ${g.id}`),
   });
-  const handle = createFrontServer({ config, live: live.current, limiter: state.limiter });
+  const front = createFrontServer({ config, live: live.current, limiter: state.limiter });
+  const { refuseConnect, answerClientError } = socketAnswers(front.countSocket);
   // Timeouts are checked every second, so they fire at their stated values (Node's default check
   // every 30 s let a slow client's headers take 10 to 40 s).
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => void handle(req, res));
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => void front.handle(req, res));
   server.keepAliveTimeout = 5_000;
-  dropStalledAnswers(server, config.writeTimeoutMs);
+  const stopSendRate = enforceSendRate(server, { stalledMs: config.writeTimeoutMs, minBytesPerSecond: config.minSendRate });
+  server.on('checkContinue', (req, res) => {
+    answerExpectation(req, res, config.bodyLimit);
+    void front.handle(req, res);
+  });
   server.on('connect', (_req, socket) => refuseConnect(socket));
   server.on('clientError', answerClientError);
 
@@ -116,6 +122,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     close: () =>
       new Promise<void>((done) => {
         live.stop();
+        stopSendRate();
         server.close(() => {
           contact?.close();
           done();

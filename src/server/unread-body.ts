@@ -19,6 +19,18 @@ export const LINGER_MS = 5_000;
 
 type Reader = ReadableStreamDefaultReader<Uint8Array>;
 
+/** Requests that sent `Expect: 100-continue` and were not asked for their body (it is over the limit). */
+const unasked = new WeakSet<IncomingMessage>();
+
+/**
+ * Node's 'checkContinue': a body declared over `limit` is not asked for (no `100 Continue`), so its
+ * 413 goes at once rather than after the whole upload; any other is asked for, as Node would.
+ */
+export function answerExpectation(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  if (Number(req.headers['content-length']) > limit) unasked.add(req);
+  else res.writeContinue();
+}
+
 /** Reads and drops up to `max` bytes; true when the body ended within them (false too if it failed). */
 async function discard(reader: Reader, max: number): Promise<boolean> {
   let read = 0;
@@ -54,7 +66,8 @@ export async function settleBody(req: IncomingMessage, res: ServerResponse, requ
   const reader = request.body.getReader();
   const declared = Number(req.headers['content-length']);
   // A body declared larger than the bound is not read at all before the answer.
-  const ended = !(declared > DRAIN_BYTES) && (await discard(reader, DRAIN_BYTES));
+  // Nor is a body the client was not asked for: it may never come.
+  const ended = !(declared > DRAIN_BYTES) && !unasked.has(req) && (await discard(reader, DRAIN_BYTES));
   if (ended) return reader.releaseLock();
   res.setHeader('connection', 'close');
   // Node ends a `Connection: close` answer's socket with destroySoon(), which closes it as soon as

@@ -553,6 +553,19 @@ describe('paid contact across the workers of one server', { skip }, () => {
     for (let i = 0; i < 20 && workers.size < 2; i++) workers.add((JSON.parse((await call(server.url, '/status')).body) as { worker: number }).worker);
     assert.equal(workers.size, 2, 'both workers were serving');
   });
+
+  test('a body nested 20,000 levels deep is 413 on either worker (relayed, it overflowed the stack in a 500), and paying still works', async () => {
+    const server = await serve({ ...mainEnv(join(dir, 'workers-deep.sqlite')), WORKERS: '2' });
+    const deep = `{"name": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call(server.url, '/contact/send', { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep })));
+    for (const a of answers) {
+      assert.equal(a.status, 413, a.body);
+      assert.match(JSON.parse(a.body).error, /nested too deeply/);
+    }
+    const owner = await payer();
+    const paid = await call(server.url, '/contact/send', { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': encodePaymentSignatureHeader(await validPayment(owner, server.url)) }, body: JSON.stringify(message('After the deep ones.')) });
+    assert.equal(paid.status, 200, paid.body);
+  });
 });
 
 // Two processes as on two machines: nothing shared on disk; the inbox on PostgreSQL, the locks on Redis.

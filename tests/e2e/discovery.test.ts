@@ -174,7 +174,7 @@ describe('.well-known', () => {
     assert.equal(card.version, '2.0.0');
     assert.equal(card.remotes[0].type, 'streamable-http');
     assert.equal(card.transport.endpoint, '/mcp');
-    assert.deepEqual(card.tools.map((t: { name: string }) => t.name).sort(), ['cite_post', 'get_post', 'list_posts', 'search_posts']);
+    assert.deepEqual(card.tools.map((t: { name: string }) => t.name).sort(), ['get_post', 'list_posts', 'search_posts']);
   });
 
   test('agent cards', async () => {

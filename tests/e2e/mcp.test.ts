@@ -33,7 +33,8 @@ for (const kind of Object.keys(TRANSPORTS)) {
       try {
         assert.ok(client.getServerVersion()?.name);
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), ['cite_post', 'get_post', 'list_posts', 'search_posts']);
+        // SERVICE.md: the MCP tools are exactly these three (citing is a resource template).
+        assert.deepEqual(tools.map((t) => t.name).sort(), ['get_post', 'list_posts', 'search_posts']);
         for (const tool of tools) {
           assert.equal(tool.inputSchema.type, 'object');
           assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an outputSchema`);
@@ -55,7 +56,6 @@ for (const kind of Object.keys(TRANSPORTS)) {
           ['get_post', { slug: posts[0]!.slug }, `/api/posts/${posts[0]!.slug}`],
           ['get_post', { slug: translated.slug, lang: translated.lang }, `/api/posts/${translated.slug}?lang=${translated.lang}`],
           ['search_posts', { query: 'web', lang: 'en', per_page: 4 }, '/api/search?q=web&lang=en&per_page=4'],
-          ['cite_post', { slug: translated.slug, lang: translated.lang }, `/api/posts/${translated.slug}/cite?lang=${translated.lang}`],
         ];
         const tags = (await get(site.url, '/api/tags')).json.data;
         cases.push(['list_posts', { tag: tags[0].slug }, `/api/tags/${tags[0].slug}`]);
@@ -63,8 +63,8 @@ for (const kind of Object.keys(TRANSPORTS)) {
           const result = (await client.callTool({ name, arguments: args })) as Result;
           assert.notEqual(result.isError, true, `${name} ${JSON.stringify(args)}: ${textOf(result)}`);
           assert.deepEqual(result.structuredContent, (await get(site.url, rest)).json, `${name} equals ${rest}`);
-          const body = result.structuredContent as { data: { title: string } | { csl: { title: string } } | { title: string }[] };
-          const first = Array.isArray(body.data) ? body.data[0] : 'csl' in body.data ? body.data.csl : body.data;
+          const body = result.structuredContent as { data: { title: string } | { title: string }[] };
+          const first = Array.isArray(body.data) ? body.data[0] : body.data;
           if (first) assert.ok(textOf(result).includes(first.title), 'the text names the post');
         }
       } finally {
@@ -97,8 +97,6 @@ for (const kind of Object.keys(TRANSPORTS)) {
           ['get_post', {}, /slug/],
           ['get_post', { slug: 'no-such-post' }, /not found/],
           ['get_post', { slug: missing.slug, lang: missing.lang }, /fallback=en/],
-          ['cite_post', { slug: 'no-such-post' }, /not found/],
-          ['cite_post', { slug: missing.slug, lang: missing.lang }, /fallback=en/],
           ['search_posts', {}, /\?q=/],
           ['search_posts', { query: '   ' }, /\?q=/],
           ['search_posts', { query: 'x'.repeat(257) }, /256/],
@@ -128,8 +126,36 @@ for (const kind of Object.keys(TRANSPORTS)) {
           assert.equal((read.contents[0] as { text: string }).text, twin.text);
         }
         const { resourceTemplates } = await client.listResourceTemplates();
-        assert.equal(resourceTemplates.length, 2);
+        assert.equal(resourceTemplates.length, 3);
         await assert.rejects(client.readResource({ uri: 'http://elsewhere.example/x' }), /not found/i);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("a post's citation is a resource template whose reads are the REST /cite answer", async () => {
+      const { find } = await corpus('content');
+      const translated = find('available');
+      const missing = find('missing');
+      const client = await connect(kind);
+      try {
+        const { resourceTemplates } = await client.listResourceTemplates();
+        const template = resourceTemplates.find((t) => t.name === 'post-citation');
+        assert.ok(template, 'a citation template');
+        assert.equal(template.mimeType, 'application/json');
+        assert.match(template.uriTemplate, /\/api\/posts\/\{slug\}\/cite\{\?lang,fallback\}$/);
+        const origin = template.uriTemplate.slice(0, template.uriTemplate.indexOf('/api/posts/'));
+        for (const rest of [`/api/posts/${translated.slug}/cite?lang=${translated.lang}`, `/api/posts/${missing.slug}/cite?lang=${missing.lang}&fallback=en`, `/api/posts/${translated.slug}/cite`]) {
+          const read = await client.readResource({ uri: `${origin}${rest}` });
+          const content = read.contents[0] as { text: string; mimeType: string };
+          assert.equal(content.mimeType, 'application/json');
+          assert.deepEqual(JSON.parse(content.text), (await get(site.url, rest)).json, rest);
+        }
+        await assert.rejects(client.readResource({ uri: `${origin}/api/posts/no-such-post/cite` }), /not found/i);
+        await assert.rejects(client.readResource({ uri: `${origin}/api/posts/${missing.slug}/cite?lang=${missing.lang}` }), /fallback=en/);
+        const docs = await get(site.url, '/mcp/docs');
+        assert.match(docs.text, /Citing a post/);
+        assert.ok(docs.text.includes(template.uriTemplate.replace(/^https?:\/\/[^/]+/, '')), '/mcp/docs names the template');
       } finally {
         await client.close();
       }

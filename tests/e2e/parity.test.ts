@@ -14,7 +14,7 @@ import { readEvents } from '../helpers/sse.ts';
  * One core, five surfaces: for posts in every language state, REST detail, negotiated JSON, a
  * batch item, GraphQL `post` and MCP `get_post` give the same answer field by field (GraphQL
  * after the camelCase mapping), and the same error when the translation is unavailable; a post's
- * citation likewise (REST /cite, batch, GraphQL `citation`, MCP `cite_post`).
+ * citation likewise (REST /cite, batch, GraphQL `citation`, the MCP citation resource).
  */
 const site = useServer();
 
@@ -84,9 +84,11 @@ for (const [root, base] of [['content', ''], ['sandbox', '/sandbox']] as const) 
       }
     });
 
-    test('citation in every language state: REST /cite, batch, GraphQL citation and MCP cite_post give one CSL-JSON', async () => {
+    test('citation in every language state: REST /cite, batch, GraphQL citation and the MCP citation resource give one CSL-JSON', async () => {
       const client = await mcpClient(`${site.url}${base}`);
       try {
+        const template = (await client.listResourceTemplates()).resourceTemplates.find((t) => t.name === 'post-citation')!.uriTemplate;
+        const origin = template.slice(0, template.indexOf('/api/posts/'));
         for (const c of await cases(root)) {
           const query = new URLSearchParams(c.lang === 'en' ? {} : { lang: c.lang });
           if (c.fallback) query.set('fallback', 'en');
@@ -96,19 +98,20 @@ for (const [root, base] of [['content', ''], ['sandbox', '/sandbox']] as const) 
           const batch = await get(site.url, `${base}/api/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requests: [{ path: restPath }] }) });
           assert.deepEqual(batch.json.results[0], { path: restPath, status: rest.status, body: rest.json }, `batch, ${label}`);
           const g = await gql(site.url, 'query($slug: String!, $lang: String, $fallback: String) { citation(slug: $slug, lang: $lang, fallback: $fallback) { csl apa mla chicago bibtex } }', { slug: c.slug, lang: c.lang, fallback: c.fallback ? 'en' : null }, { path: `${base}/graphql` });
-          const mcp = (await client.callTool({ name: 'cite_post', arguments: { slug: c.slug, lang: c.lang, ...(c.fallback ? { fallback: 'en' } : {}) } })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+          const mcp = await client.readResource({ uri: `${origin}${restPath}` }).then(
+            (read) => ({ json: JSON.parse((read.contents[0] as { text: string }).text) as unknown }),
+            (e: Error) => ({ error: e.message }),
+          );
           if (rest.status === 200) {
             const { csl, ...forms } = g.body.data.citation;
             assert.deepEqual({ csl: JSON.parse(csl), ...forms }, rest.json.data, `GraphQL citation, ${label}`);
-            assert.deepEqual(mcp.structuredContent, rest.json, `MCP cite_post, ${label}`);
-            assert.ok(mcp.content[0]!.text.includes(rest.json.data.apa), `MCP text, ${label}`);
+            assert.deepEqual('json' in mcp && mcp.json, rest.json, `MCP citation resource, ${label}`);
           } else {
             assert.equal(rest.status, 404, label);
             const { error, ...details } = rest.json;
             assert.equal(g.body.data.citation, null);
             assert.deepEqual(g.body.errors[0].extensions, { code: 'TRANSLATION_UNAVAILABLE', ...camelKeys<object>(details) }, `GraphQL error, ${label}`);
-            assert.equal(mcp.isError, true, label);
-            assert.equal(mcp.content[0]!.text, error, `MCP error, ${label}`);
+            assert.ok('error' in mcp && mcp.error.includes(error), `MCP error, ${label}: ${JSON.stringify(mcp)}`);
           }
         }
       } finally {

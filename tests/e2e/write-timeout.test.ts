@@ -4,11 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { openStream } from '../helpers/connection.ts';
 import { get, TARGET, useServer } from '../helpers/server.ts';
 
 const NODE_ONLY = TARGET === 'cloudflare' ? "the platform owns the sockets on Workers; this is the Node server's timeout" : false;
-const site = useServer({ WRITE_TIMEOUT_SECONDS: '2', RATE_LIMIT: '0' });
+const MIN_SEND_RATE = 16384;
+const site = useServer({ WRITE_TIMEOUT_SECONDS: '2', RATE_LIMIT: '0', MIN_SEND_RATE: String(MIN_SEND_RATE) });
 
 const OPENAPI = 'GET /openapi.json HTTP/1.1\r\nhost: folio.test\r\n\r\n';
 
@@ -59,4 +62,34 @@ test('a stream whose client reads stays open past WRITE_TIMEOUT_SECONDS between 
   } finally {
     stream.close();
   }
+});
+
+const python = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import socket; socket.TCP_INFO'], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const SLOW_READER = new URL('../helpers/slow-reader.py', import.meta.url).pathname;
+
+/** A client with a 4 KB receive buffer reading a byte a second: seconds until its connection was let go (null: still open at `cap`). */
+async function slowReader(base: string, path: string, count: number, cap: number): Promise<number | null> {
+  const { stdout } = await promisify(execFile)('python3', [SLOW_READER, new URL(base).port, path, String(cap), String(count)], { timeout: (cap + 20) * 1000, killSignal: 'SIGKILL' });
+  return (JSON.parse(stdout) as { closedAfter: number | null }).closedAfter;
+}
+
+test('readers at a byte a second are let go: within WRITE_TIMEOUT_SECONDS plus the answer at MIN_SEND_RATE, queued answers at WRITE_TIMEOUT_SECONDS', { skip: NODE_ONLY || (!python && 'python3 is not installed (the slow reader needs SO_RCVBUF and TCP_INFO)'), timeout: 90_000 }, async () => {
+  // Before: both still open after 40 s (1,000 such readers stayed open; 161 KB at 1 B/s is 45 hours).
+  const size = (await get(site.url, '/openapi.json')).text.length;
+  const [one, queued] = await Promise.all([slowReader(site.url, '/openapi.json', 1, 40), slowReader(site.url, '/openapi.json', 20, 40)]);
+  const allowed = 2 + size / MIN_SEND_RATE;
+  // The whole answer fits in the kernel's buffers: the connection is reset at its deadline (generous margins: a loaded machine).
+  assert.ok(one !== null && one >= allowed - 2 && one <= allowed + 8, `one answer: let go after ${one} s, allowed ${allowed.toFixed(1)} s`);
+  // Answers wait in the process: nothing leaves for WRITE_TIMEOUT_SECONDS, and the connection goes.
+  assert.ok(queued !== null && queued <= 2 + 6, `20 pipelined answers: let go after ${queued} s, expected about 2 s`);
+  // A reader at a normal rate is unaffected.
+  const fast = await get(site.url, '/openapi.json');
+  assert.equal(fast.text.length, size);
 });
