@@ -35,6 +35,7 @@ export const apiRoutes: Route[] = [
           active_streams: await ctx.host.streams.count(),
           workers: ctx.host.worker.count,
           worker: ctx.host.worker.index,
+          ...(ctx.host.store && { store: ctx.host.store() }),
         },
         200,
         { 'cache-control': 'no-store' },

@@ -2,6 +2,7 @@ import type { ContactService } from '../src/contact/service.ts';
 import type { Core } from '../src/core/index.ts';
 import type { StreamCounter } from './sse.ts';
 import type { SessionBus } from '../src/state/session-bus.ts';
+import type { StoreHealth } from '../src/state/store-circuit.ts';
 
 /** What a function sees: the content root it serves, and the host's capabilities. */
 export interface Root {
@@ -34,6 +35,8 @@ export interface Host {
   worker: { index: number; count: number };
   /** Open event streams, so a disconnect can be seen to free the server. */
   streams: StreamCounter;
+  /** The shared store's circuit (REDIS_URL): named in `/status`. */
+  store?: () => StoreHealth;
   /** Open MCP legacy SSE sessions, wherever a worker holds them. */
   mcpSessions: SessionBus;
   /** Legacy MCP SSE sessions one client may hold on a worker, and how long one may stay silent. */

@@ -92,6 +92,16 @@ const writeTargets = async (layout: BuildLayout, names: string[]) => {
   for (const name of names) console.log(await timings.time(`target: ${name}`, () => WRITERS[name]!.write(layout)));
 };
 
+/**
+ * Removes the builds no longer kept (go-live.ts) and deletes them in the background: after every
+ * build, also one that published nothing, so what a build killed at its rename left goes at the next.
+ */
+const removeOld = async (codings?: { dir: string; usedFile: string }) => {
+  const removed = await removeOldBuilds(PUBLISH.out);
+  purgeOldBuilds(PUBLISH.out, codings);
+  return removed.length ? ` (removed ${removed.length} old build${removed.length > 1 ? 's' : ''})` : '';
+};
+
 // Nothing the output depends on changed since the live build: it stays live (a new build would be
 // byte-identical), and only host projects it lacks are written from it.
 const digests = fileDigests(CACHE_DIR);
@@ -118,7 +128,7 @@ if (liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule
   await writeTargets(liveLayout, missing);
   const inputs: BuildInputs = { fingerprint, code, targets: [...new Set([...liveInputs.targets, ...missing])] };
   await writeFile(join(liveLayout.dir, INPUTS_FILE), JSON.stringify(inputs));
-  console.log(`no change since build ${live}: it stays live (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`no change since build ${live}: it stays live${await removeOld()} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   console.log(describeNext(liveSchedule.next));
   if (values.timings) console.log(timings.table());
   process.exit(0);
@@ -255,9 +265,7 @@ try {
   console.error(`nothing was published; the live build is unchanged (${PUBLISH.current}).`);
   process.exit(1);
 }
-const removed = await removeOldBuilds(PUBLISH.out);
-purgeOldBuilds(PUBLISH.out, { dir: join(CACHE_DIR, 'codings'), usedFile: await codings.saveUsed() });
-console.log(`live: ${PUBLISH.current} -> builds/${id}${removed.length ? ` (removed ${removed.length} old build${removed.length > 1 ? 's' : ''})` : ''}`);
+console.log(`live: ${PUBLISH.current} -> builds/${id}${await removeOld({ dir: join(CACHE_DIR, 'codings'), usedFile: await codings.saveUsed() })}`);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 // Peak resident memory of this process, for the build benchmark.
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);

@@ -10,6 +10,7 @@ import { CORS_HEADERS, preflight } from './policies/cors.ts';
 import { SECURITY_HEADERS } from './policies/security.ts';
 import { rejectBearer } from './policies/bearer.ts';
 import { matchesIfNoneMatch, RETAINED_304_HEADERS } from './policies/etag.ts';
+import { StoreAway } from '../state/store-circuit.ts';
 import { isJson, rateHeaders, retryAfter, tooManyRequests, type RateDecision, type RateLimiter } from './policies/rate-limit.ts';
 
 /** One published build as the app serves it: its files and the functions over its content. */
@@ -135,10 +136,11 @@ export function pageFallback(files: PublishedFiles, path: string): { redirect: s
 export function createApp<Env>(host: AppHost<Env>): App<Env> {
   const log = host.log ?? ((m: string) => console.error(m));
   // A shared store that is away does not stop reads: requests go uncounted (and without the
-  // headers) until it is back. Said once per outage, not per request.
+  // headers) until it is back. Said once per outage, not per request (a store behind a circuit,
+  // store-circuit.ts, says it there).
   let quietUntil = 0;
   const storeDown = (e: unknown): undefined => {
-    if (Date.now() >= quietUntil) log(`rate limit store unreachable, requests are not counted until it returns: ${(e as Error).message}`);
+    if (Date.now() >= quietUntil && !(e instanceof StoreAway)) log(`rate limit store unreachable, requests are not counted until it returns: ${(e as Error).message}`);
     quietUntil = Date.now() + 10_000;
     return undefined;
   };

@@ -42,6 +42,8 @@ export interface Inbox {
   /** Forgets a pending message whose payment failed without charging anything. */
   discard(key: string): Promise<void>;
   list(): Promise<StoredMessage[]>;
+  /** Pending messages whose transfer was sent (its hash recorded): paid, if the chain says so, but not completed. */
+  unfinished(): Promise<StoredMessage[]>;
   /**
    * Claims settled messages not yet delivered whose next attempt is due, for `leaseMs`: no other
    * sender (process or machine on the same store) gets them until the lease ends, and a sender that
@@ -167,6 +169,9 @@ export function sqlInbox(db: SqlDriver, table = 'messages', options: { readOnly?
     },
     async list() {
       return (await all(`SELECT * FROM ${table} ORDER BY id`, [])).map(fromRow);
+    },
+    async unfinished() {
+      return (await all(`SELECT * FROM ${table} WHERE state = 'pending' AND transfer_tx IS NOT NULL ORDER BY id`, [])).map(fromRow);
     },
     async claimForDelivery(now, limit, leaseMs) {
       // The lease is the next attempt moved past it, in one statement. The outer condition is checked

@@ -21,6 +21,11 @@ export type ContactOutcome =
 export interface ContactService {
   /** `payment` is the PAYMENT-SIGNATURE header, null when absent. */
   send(request: { body: unknown; payment: string | null }): Promise<ContactOutcome>;
+  /**
+   * Completes the messages whose transfer the chain has but whose process died before storing the
+   * answer (a crash right after settlement), without waiting for the payer to retry: how many.
+   */
+  reconcile?(): Promise<number>;
 }
 
 export interface ContactServiceDeps {
@@ -118,6 +123,9 @@ export function contactService(deps: ContactServiceDeps): ContactService {
     return complete(row, transfer);
   }
 
+  /** The queue key of one payer's payments (their permits share one allowance). */
+  const payerKey = (asset: string, owner: string) => `${chain.spender}:${asset}:${owner}`.toLowerCase();
+
   async function pay(message: ContactMessage, payment: ParsedPayment, offer: Offer): Promise<ContactOutcome> {
     const key = paymentKey(offer, payment.permit);
     const digest = messageDigest(message);
@@ -154,13 +162,30 @@ export function contactService(deps: ContactServiceDeps): ContactService {
         const parsed = parsePayment(payment);
         if ('reason' in parsed) return paymentRequiredOutcome(offer, parsed);
         // One payer's permits to one relayer share its allowance, so they settle one at a time.
-        const payer = `${chain.spender}:${offer.requirements.asset}:${parsed.permit.owner}`.toLowerCase();
-        return await deps.perPayer(payer, () => pay(checked.message, parsed, offer));
+        return await deps.perPayer(payerKey(offer.requirements.asset, parsed.permit.owner), () => pay(checked.message, parsed, offer));
       } catch (e) {
         // A read that reverts means the token is not what the configuration says.
         if (e instanceof ChainUnavailable || e instanceof Reverted || e instanceof StoreUnavailable) return unavailable(e);
         throw e;
       }
+    },
+    async reconcile() {
+      let completed = 0;
+      for (const found of await inbox.unfinished()) {
+        // In the payer's queue, as a retry would be: a settlement under way (here or, with a shared
+        // lock, elsewhere) finishes first, and the row is read again after it. Only a transfer the
+        // chain has as a success completes a row (once: complete() takes pending rows only); any
+        // other is left to the payer's retry, which decides from the chain's state.
+        await deps.perPayer(payerKey(found.asset, found.permit.owner), async () => {
+          const row = await inbox.find(found.key);
+          if (!row || row.answer || !row.transferTx) return;
+          const sent = await chain.outcome(row.transferTx);
+          if (!sent?.success) return;
+          await complete(row, sent);
+          completed++;
+        });
+      }
+      return completed;
     },
   };
 }

@@ -13,7 +13,8 @@ export type { OpenContact } from './wiring.ts';
  */
 export function openContact(config: ContactConfig, hooks: { crash: () => void; lock?: KeyedQueue }): OpenContact {
   const { mail, databaseUrl } = config;
-  return wireContact(config, hooks, {
+  // A server runs for long: it completes what a killed process left (wiring.ts RECONCILE_EVERY_MS).
+  return wireContact(config, { ...hooks, reconcile: true }, {
     inbox: (root, s) => (databaseUrl ? pgInbox(databaseUrl, `folio_messages_${root}`) : sqliteInbox(s.database)),
     outbox(root, inbox) {
       if (root !== 'main' || !mail) return undefined;

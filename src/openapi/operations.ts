@@ -160,7 +160,7 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'MCP',
     parameters: ['sessionId'],
     body: { schema: 'JsonRpcRequest', description: 'One JSON-RPC 2.0 message for the session', required: true },
-    replies: { 202: { description: 'Accepted; the answer comes on the session stream', type: 'text/plain', schema: { type: 'string' } }, 400: { description: 'Not a JSON-RPC message', schema: 'JsonRpcResponse' }, 404: { description: 'Unknown or closed session', schema: 'Error' } },
+    replies: { 202: { description: 'Accepted; the answer comes on the session stream', type: 'text/plain', schema: { type: 'string' } }, 400: { description: 'Not a JSON-RPC message', schema: 'JsonRpcResponse' }, 404: { description: 'Unknown or closed session, or one whose holding process has stopped', schema: 'Error' }, 503: { description: 'The store that shares sessions across processes (REDIS_URL) is unreachable; retry, or use POST /mcp', schema: 'Error', headers: ['Retry-After'] } },
   },
   'GET /{slug}': {
     tag: 'Pages',

@@ -234,6 +234,14 @@ export const status = object(
     active_streams: int('Open event streams, across every worker (and with REDIS_URL every live process: a dead one\'s stop counting within 6 s)', 0),
     workers: int('Worker threads serving this port', 1),
     worker: int('The worker that answered (1 to workers)', 1),
+    store: object(
+      {
+        state: { type: 'string', enum: ['up', 'away'], description: 'The shared store (REDIS_URL, present only then): "away" while it is not asked (it failed or did not answer within its bound; probed every second)' },
+        failed: int('Store calls that failed or ran past their bound since start (each answered without the store)', 0),
+        skipped: int('Store calls not made while it was away (answered without it)', 0),
+      },
+      ['state', 'failed', 'skipped'],
+    ),
   },
   ['status', 'service', 'timestamp', 'host'],
 );

@@ -60,6 +60,7 @@ if (config.workers === 1) {
       worker: { index: 1, count: 1 },
       crash: () => process.exit(70),
       lock: redis?.lock,
+      store: redis?.health,
     },
     { port: config.port, reusePort: false },
   );

@@ -19,6 +19,7 @@ import { contentRoots, type SharedHost } from '../app/build.ts';
 import { followLiveBuild } from './live-build.ts';
 import type { RateLimiter } from '../app/policies/rate-limit.ts';
 import pkg from '../../package.json' with { type: 'json' };
+import type { StoreHealth } from '../state/store-circuit.ts';
 
 /** What one worker shares with the others (or has alone when it is the only one). */
 export interface WorkerState {
@@ -31,6 +32,8 @@ export interface WorkerState {
   worker: { index: number; count: number };
   /** A lock shared with other processes (REDIS_URL) for paid contact; absent: this process alone. */
   lock?: KeyedQueue;
+  /** The shared store's circuit (REDIS_URL), for `/status`. */
+  store?: () => StoreHealth;
   /** Ends the whole process at once (the test-only crash point): exit 70. */
   crash: () => void;
   /** Paid contact is held by one worker; the others pass its requests on (undefined: this one holds it). */
@@ -73,6 +76,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     worker: state.worker,
     streams: state.streams,
     mcpSessions: state.sessions,
+    store: state.store,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     mcpSessionLimits: config.mcpSessionLimits,
     answerCacheBytes: config.answerCacheBytes,

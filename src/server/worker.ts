@@ -24,7 +24,7 @@ export interface WorkerData {
 const data = workerData as WorkerData;
 const config = readConfig();
 // With REDIS_URL the state is shared with other processes too; else between these threads.
-const redis = config.redisUrl ? redisState(config.redisUrl, (m) => console.error(m)) : undefined;
+const redis = config.redisUrl ? redisState(config.redisUrl, (m) => console.error(m), { workers: data.workers }) : undefined;
 if (redis && !(await redis.ready(REDIS_WAIT_MS))) console.error(`redis: not reachable within ${REDIS_WAIT_MS / 1000} s; serving, requests are counted once it is`);
 const threads = redis ? undefined : threadSessionBus('folio-mcp-sessions', data.workers);
 const sessions = redis?.sessions ?? threads!;
@@ -38,6 +38,7 @@ const serving = await serve(
     signingSecret: data.signingSecret,
     worker: { index: data.index, count: data.workers },
     lock: redis?.lock,
+    store: redis?.health,
     crash: () => {
       // The whole process goes, as in a real crash: the main thread exits; this thread does nothing more.
       parentPort!.postMessage({ kind: 'crash' });

@@ -5,7 +5,8 @@ import { decisionAt, type RateDecision } from '../app/policies/rate-limit.ts';
  * and exactly the limit is allowed across processes:
  * - far below the limit, the process takes a run of counts at once (a lease) and hands them out
  *   one by one. Every hit still gets its own count of the window, so X-RateLimit-Remaining stays
- *   unique across processes. A lease is at most 1/LEASE_SHARE of what remains and at most
+ *   unique across processes. A lease is at most 1/share of what remains (LEASE_SHARE times the
+ *   process's worker threads, so a whole process holds at most 1/LEASE_SHARE) and at most
  *   MAX_LEASE, so with the default limit (1000) there is no lease at all and every hit is counted
  *   by the store;
  * - one lease request at a time per client, and a lease that arrives while counts of the last are
@@ -41,8 +42,8 @@ interface Lease {
   over?: number;
 }
 
-export function leaseSize(limit: number, known: number): number {
-  return Math.max(0, Math.min(MAX_LEASE, Math.floor((limit - known) / LEASE_SHARE)));
+export function leaseSize(limit: number, known: number, share = LEASE_SHARE): number {
+  return Math.max(0, Math.min(MAX_LEASE, Math.floor((limit - known) / share)));
 }
 
 /** Takes `n` counts off the front of `runs`: the last one taken (undefined if they ran out first). */
@@ -77,7 +78,7 @@ export interface LeaseBook {
   idle(now: number, idleMs?: number): { key: string; end: number; runs: Run[] }[];
 }
 
-export function leaseBook(limit: number, now = Date.now): LeaseBook {
+export function leaseBook(limit: number, share = LEASE_SHARE, now = Date.now): LeaseBook {
   const leases = new Map<string, Lease>();
   const current = (key: string, end: number) => {
     const lease = leases.get(key);
@@ -97,7 +98,7 @@ export function leaseBook(limit: number, now = Date.now): LeaseBook {
     extra(key, end) {
       const lease = current(key, end);
       if (lease?.asking || (!lease && leases.size >= MAX_LEASES)) return 0;
-      const n = leaseSize(limit, lease?.known ?? 0);
+      const n = leaseSize(limit, lease?.known ?? 0, share);
       if (n > 0) leases.set(key, { ...(lease ?? { end, runs: [], known: 0, used: now() }), asking: true });
       return n;
     },

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { StreamCounter } from '../../functions/sse.ts';
+import { STORE_BOUNDS, type StoreCircuit } from './store-circuit.ts';
 
 /**
  * How long a process's share of the open-stream count outlives its last refresh: the streams of a
@@ -24,11 +25,12 @@ return total`;
  * shared one) under a key that expires unless refreshed, so a dead process's streams vanish with it
  * and a write lost while the store was away is made good by the next.
  */
-export function redisStreamCounter(redis: Redis, node: string): StreamCounter & { close(): Promise<void> } {
+export function redisStreamCounter(redis: Redis, node: string, call: StoreCircuit['call']): StreamCounter & { close(): Promise<void> } {
   let active = 0;
   const publish = () => {
-    const write = active > 0 ? redis.multi().set(SHARE + node, active, 'PX', STREAM_SHARE_TTL_MS).sadd(NODES, node) : redis.multi().del(SHARE + node).srem(NODES, node);
-    return write.exec().catch(() => undefined);
+    const n = active;
+    const write = () => (n > 0 ? redis.multi().set(SHARE + node, n, 'PX', STREAM_SHARE_TTL_MS).sadd(NODES, node) : redis.multi().del(SHARE + node).srem(NODES, node)).exec();
+    return call(write, STORE_BOUNDS.background).catch(() => undefined);
   };
   const refresh = setInterval(() => void (active > 0 && publish()), STREAM_SHARE_TTL_MS / 3);
   refresh.unref();
@@ -36,7 +38,7 @@ export function redisStreamCounter(redis: Redis, node: string): StreamCounter & 
     opened: () => void (active++, publish()),
     closed: () => void (active--, publish()),
     // This process's own count when the store is away.
-    count: () => (redis.eval(SUM, 1, NODES, SHARE) as Promise<number>).then((n) => Math.max(0, Number(n)), () => active),
+    count: () => call(() => redis.eval(SUM, 1, NODES, SHARE) as Promise<number>, STORE_BOUNDS.streams).then((n) => Math.max(0, Number(n)), () => active),
     async close() {
       clearInterval(refresh);
       active = 0;

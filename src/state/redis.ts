@@ -5,8 +5,9 @@ import { decisionAt, type RateDecision, type RateLimiter } from '../app/policies
 import type { LegacySession, SessionBus } from './session-bus.ts';
 import type { KeyedQueue } from '../contact/keyed-queue.ts';
 import { leasedLock } from './leased-lock.ts';
-import { IDLE_MS, leaseBook, takeCounts, type LeaseBook, type Run } from './rate-lease.ts';
+import { IDLE_MS, LEASE_SHARE, leaseBook, takeCounts, type LeaseBook, type Run } from './rate-lease.ts';
 import { redisStreamCounter } from './redis-streams.ts';
+import { STORE_BOUNDS, storeCircuit, type StoreHealth } from './store-circuit.ts';
 
 /**
  * State on Redis or Valkey (REDIS_URL), so separate processes and machines behave as one: rate
@@ -24,6 +25,8 @@ export interface RedisState {
    * and a failed count lets the request through).
    */
   ready(ms: number): Promise<boolean>;
+  /** The circuit's state and counts, for `/status`. */
+  health(): StoreHealth;
   close(): Promise<void>;
 }
 
@@ -72,7 +75,19 @@ const windowEnd = (windowMs: number) => (Math.floor(Date.now() / windowMs) + 1) 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
-export function redisState(url: string, log: (m: string) => void, node = crypto.randomUUID()): RedisState {
+export interface RedisOptions {
+  /** This process's name in the store (its session inbox, its stream share). */
+  node?: string;
+  /** Each store call's bound in ms (tests may be more patient). */
+  bounds?: Record<keyof typeof STORE_BOUNDS, number>;
+  /**
+   * Worker threads of this process, each with its own lease book: they share the 1/LEASE_SHARE a
+   * process may hold, so a process killed loses at most that, however many threads it has.
+   */
+  workers?: number;
+}
+
+export function redisState(url: string, log: (m: string) => void, { node = crypto.randomUUID(), bounds = STORE_BOUNDS, workers = 1 }: RedisOptions = {}): RedisState {
   // Commands fail at once while the store is away (no queue that grows, no request that hangs).
   const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false };
   // Commands of one tick go out in one write (the rate limit is one per request).
@@ -80,14 +95,20 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
   // Sent by its SHA after the first time.
   redis.defineCommand('folioHit', { numberOfKeys: 2, lua: HIT });
   redis.defineCommand('folioGiveBack', { numberOfKeys: 2, lua: GIVE_BACK });
+  // Every call is bounded and skipped while the store is away (store-circuit.ts).
+  const circuit = storeCircuit(() => redis.ping(), log);
+  const call = circuit.call;
   const scripts = redis as unknown as {
     folioHit(count: string, back: string, n: number, end: number): Promise<number[]>;
     folioGiveBack(count: string, back: string, first: number, last: number, end: number): Promise<number>;
   };
   const windowKeys = (key: string, end: number) => [`folio:rate:${end}:${key}`, `folio:rate:${end}:${key}:back`] as const;
+  const runsOf = (flat: number[]): Run[] => Array.from({ length: flat.length / 2 }, (_, i) => ({ first: Number(flat[2 * i]), last: Number(flat[2 * i + 1]) }));
+  const giveBack = (key: string, end: number, run: Run) => call(() => scripts.folioGiveBack(...windowKeys(key, end), run.first, run.last, end), bounds.background).catch(() => undefined);
+  // Counts that arrive after the bound go back: their hits went through uncounted, and a lease
+  // among them would otherwise be lost to every process.
   const hit = (key: string, n: number, end: number): Promise<Run[]> =>
-    scripts.folioHit(...windowKeys(key, end), n, end).then((flat) => Array.from({ length: flat.length / 2 }, (_, i) => ({ first: Number(flat[2 * i]), last: Number(flat[2 * i + 1]) })));
-  const giveBack = (key: string, end: number, run: Run) => scripts.folioGiveBack(...windowKeys(key, end), run.first, run.last, end).catch(() => undefined);
+    call(() => scripts.folioHit(...windowKeys(key, end), n, end), bounds.rate, (flat) => runsOf(flat).forEach((run) => void giveBack(key, end, run))).then(runsOf);
   const limiters: LeaseBook[] = [];
   // Leased counts a process stopped using go back to the store, for the other processes.
   const sweep = setInterval(() => {
@@ -111,17 +132,18 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     sessions.get(id)?.deliver(message);
   });
   // Sessions this node holds are re-announced while open, so a crashed node's expire.
+  const announce = (id: string) => call(() => redis.set(`folio:mcp:session:${id}`, node, 'EX', SESSION_TTL_SECONDS), bounds.background).catch(() => undefined);
   const refresh = setInterval(() => {
-    for (const id of sessions.keys()) void redis.set(`folio:mcp:session:${id}`, node, 'EX', SESSION_TTL_SECONDS).catch(() => undefined);
+    for (const id of sessions.keys()) void announce(id);
   }, (SESSION_TTL_SECONDS / 3) * 1000);
   refresh.unref();
 
-  const streams = redisStreamCounter(redis, node);
+  const streams = redisStreamCounter(redis, node, call);
   const lock = leasedLock(
     {
-      take: async (key, token, ttl) => (await redis.set(`folio:lock:${key}`, token, 'PX', ttl, 'NX')) !== null,
-      extend: (key, token, ttl) => redis.eval(EXTEND, 1, `folio:lock:${key}`, token, ttl),
-      release: (key, token) => redis.eval(RELEASE, 1, `folio:lock:${key}`, token),
+      take: async (key, token, ttl) => (await call(() => redis.set(`folio:lock:${key}`, token, 'PX', ttl, 'NX'), bounds.lock)) !== null,
+      extend: (key, token, ttl) => call(() => redis.eval(EXTEND, 1, `folio:lock:${key}`, token, ttl), bounds.lock),
+      release: (key, token) => call(() => redis.eval(RELEASE, 1, `folio:lock:${key}`, token), bounds.lock),
     },
     'the shared lock store',
   );
@@ -135,7 +157,7 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
     },
     limiter(limit, windowSeconds) {
       const windowMs = windowSeconds * 1000;
-      const book = leaseBook(limit);
+      const book = leaseBook(limit, LEASE_SHARE * workers);
       limiters.push(book);
       // The hits of one turn of the event loop that the lease book cannot answer are sent as one
       // request per client: the store hands out that many counts at once, so each still gets its
@@ -181,15 +203,16 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
       };
     },
     streams,
+    health: circuit.health,
     sessions: {
       held: () => sessions.size,
       open(id, session) {
         sessions.set(id, session);
-        void redis.set(`folio:mcp:session:${id}`, node, 'EX', SESSION_TTL_SECONDS).catch(() => undefined);
+        void announce(id);
       },
       close(id) {
         sessions.delete(id);
-        void redis.del(`folio:mcp:session:${id}`).catch(() => undefined);
+        void call(() => redis.del(`folio:mcp:session:${id}`), bounds.background).catch(() => undefined);
       },
       async deliver(id, message) {
         const local = sessions.get(id);
@@ -197,15 +220,24 @@ export function redisState(url: string, log: (m: string) => void, node = crypto.
           if (message) local.deliver(message);
           return true;
         }
-        const holder = await redis.get(`folio:mcp:session:${id}`);
+        const key = `folio:mcp:session:${id}`;
+        const holder = await call(() => redis.get(key), bounds.sessions);
         if (!holder) return false;
-        if (message) await redis.publish(`folio:mcp:node:${holder}`, JSON.stringify({ id, message }));
-        return true;
+        // The holder's subscription is its liveness: a process that died (kill -9 closes its
+        // socket) has none, so its sessions are gone at once, not when their key expires.
+        const inbox = `folio:mcp:node:${holder}`;
+        const listening = message
+          ? await call(() => redis.publish(inbox, JSON.stringify({ id, message })), bounds.sessions)
+          : Number(((await call(() => redis.pubsub('NUMSUB', inbox), bounds.sessions)) as [string, number])[1]);
+        if (listening > 0) return true;
+        void call(() => redis.del(key), bounds.sessions).catch(() => undefined);
+        return false;
       },
     },
     async close() {
       clearInterval(refresh);
       clearInterval(sweep);
+      circuit.stop();
       // What this process leased and did not use is the others' (the window may go on).
       await Promise.all(limiters.flatMap((book) => book.idle(Date.now(), 0).flatMap(({ key, end, runs }) => runs.map((run) => giveBack(key, end, run)))));
       await streams.close();

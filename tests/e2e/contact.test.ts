@@ -399,6 +399,37 @@ describe('paid contact', { skip }, () => {
     assert.equal(later.status, 200, later.text);
   });
 
+  test('a crash right after settlement and no retry: the message is completed at the next start and mailed once (two processes starting on its inbox at once)', async () => {
+    const database = join(dir, 'reconcile.sqlite');
+    const text = 'Paid, then the process died.';
+    const env = { ...mainEnv(database), CONTACT_SMTP_URL: smtp!.url, CONTACT_MAIL_TO: 'owner@example.com' };
+    const crashing = await serve({ ...env, CONTACT_TEST_CRASH_AFTER: 'settle' });
+    const owner = await payer();
+    const payment = await validPayment(owner, crashing.url);
+    await assert.rejects(send(crashing.url, message(text), payment), 'the connection drops');
+    assert.equal(await crashing.exited, 70);
+    const [transfer] = await transfersFrom(owner.address);
+    assert.ok(transfer, 'the transfer went through before the crash');
+    assert.equal((await storedFor(database, owner.address))[0]!.state, 'pending');
+    // The payer never retries. Two servers start on the inbox: each reconciles it at start.
+    await Promise.all([serve(env), serve(env)]);
+    let row = (await storedFor(database, owner.address))[0]!;
+    const mails = () => smtp!.mails.filter((m) => m.includes(text));
+    // Generous: a loaded machine starts a server in seconds; the outbox sends at once.
+    for (const until = Date.now() + 30_000; (row.state !== 'settled' || mails().length === 0) && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 200));
+      row = (await storedFor(database, owner.address))[0]!;
+    }
+    assert.equal(row.state, 'settled', 'completed without a retry');
+    assert.equal(row.answer?.body.txHash, transfer.transactionHash);
+    assert.equal(mails().length, 1, 'the owner was mailed');
+    // Both processes have looked by now; a while later there is still one mail.
+    await new Promise((r) => setTimeout(r, 2_000));
+    assert.equal(mails().length, 1, 'mailed once');
+    assert.ok((await storedFor(database, owner.address))[0]!.delivery.deliveredAt);
+    assert.equal((await transfersFrom(owner.address)).length, 1, 'charged once');
+  });
+
   test('npm run pay pays like an x402 client; npm run inbox lists and exports the stored messages', async () => {
     const owner = await payer();
     const key = generatePrivateKey();

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFile, cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,11 +18,11 @@ let content: string;
 let edits = 0;
 
 /**
- * A build of content changed since the last (so it does not stop at "no change"); given `killAfterMs`,
+ * A build of content changed since the last (so it does not stop at "no change"; `change` false: the same); given `killAfterMs`,
  * killed that long after its folder appears.
  */
-function build(killAfterMs?: number): Promise<{ code: number | null; output: string }> {
-  return appendFile(join(content, 'posts', 'bread-and-time', 'en.md'), `\nEdit ${++edits}.\n`).then(
+function build(killAfterMs?: number, change = true): Promise<{ code: number | null; output: string }> {
+  return (change ? appendFile(join(content, 'posts', 'bread-and-time', 'en.md'), `\nEdit ${++edits}.\n`) : Promise.resolve()).then(
     () =>
       new Promise((resolve) => {
         // Its own process group, so the kill takes its steps too (nothing writes after it).
@@ -81,4 +81,25 @@ test('after builds killed mid-way, a good build keeps only the live build, the t
   live.push((await liveBuild(out))!);
   assert.deepEqual(await folders(), [...live].sort(), 'the live build and the two live before it; no dead build');
   for (const id of dead) assert.ok(!existsSync(join(out, 'builds', id)), `${id} removed`);
+});
+
+test('killed at the `current` rename, a build leaves an older build and dist/trash: the next build prunes them even with no change to publish', async () => {
+  const kept = await folders();
+  assert.equal(kept.length, 3, 'the first test left the live build and the two before it');
+  // What a build killed just after its rename leaves: the build it would have removed (the oldest that
+  // went live) still in builds/, and what an earlier removal moved to trash/ not yet deleted.
+  // Ids sort by their start time: the first is the oldest.
+  const oldest = kept[0]!;
+  const wentLive = Number(await readFile(join(out, 'builds', oldest, 'went-live'), 'utf8'));
+  const older = `00000000T000000000Z-${oldest.slice(-6)}`;
+  await cp(join(out, 'builds', oldest), join(out, 'builds', older), { recursive: true });
+  await writeFile(join(out, 'builds', older, 'went-live'), String(wentLive - 60_000));
+  await mkdir(join(out, 'trash', 'a-removed-build'), { recursive: true });
+  const same = await build(undefined, false);
+  assert.equal(same.code, 0, same.output);
+  assert.match(same.output, /no change since build/);
+  assert.deepEqual(await folders(), kept, 'the older build is removed');
+  // The trash is deleted by the process the build leaves in the background.
+  for (const until = Date.now() + 20_000; existsSync(join(out, 'trash')) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(!existsSync(join(out, 'trash')), 'dist/trash deleted');
 });

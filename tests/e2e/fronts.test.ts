@@ -78,15 +78,30 @@ for (const name of ['nginx', 'caddy'] as Front[]) {
       assert.match(preflight.headers.get('access-control-allow-headers')!, /Authorization/);
     });
 
-    test(`${name}'s own answer while Node is down (a 502) carries CORS and the security headers`, async () => {
+    test(`${name}'s own answer while Node is down: a JSON 503 {error} with Retry-After, no-store, CORS and the security headers`, async () => {
       // Port 9 (discard) on loopback: nothing listens, so every request to Node fails.
       const orphan = await startFront(name, 'http://127.0.0.1:9');
       try {
-        const r = await fetch(`${orphan.url}/api/posts`);
-        await r.arrayBuffer();
-        assert.equal(r.status, 502);
-        assert.equal(r.headers.get('access-control-allow-origin'), '*');
-        assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+        const asks: [string, RequestInit][] = [
+          ['/api/posts', {}],
+          ['/api/search?q=web', { headers: { accept: 'application/json' } }],
+          ['/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{posts{title}}"}' }],
+          ['/status', {}],
+          ['/no-such-page', {}],
+        ];
+        for (const [path, init] of asks) {
+          const r = await fetch(`${orphan.url}${path}`, init);
+          const body = await r.text();
+          assert.equal(r.status, 503, `${path}: ${body}`);
+          assert.match(r.headers.get('content-type')!, /^application\/json/, path);
+          assert.match((JSON.parse(body) as { error: string }).error, /not answering/, path);
+          assert.equal(r.headers.get('retry-after'), '5', path);
+          assert.equal(r.headers.get('cache-control'), 'no-store', path);
+          assert.equal(r.headers.get('access-control-allow-origin'), '*', path);
+          assert.equal(r.headers.get('x-content-type-options'), 'nosniff', path);
+        }
+        // The pages are the front's own files: still served.
+        assert.equal((await fetch(`${orphan.url}/the-slow-web`)).status, 200);
       } finally {
         await orphan.stop();
       }

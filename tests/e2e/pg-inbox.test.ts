@@ -33,4 +33,16 @@ describe('inbox on PostgreSQL', { skip: bin ? false : 'PostgreSQL is not install
       await Promise.all(inboxes.map((inbox) => inbox.close()));
     }
   });
+
+  test('unfinished: the pending rows whose transfer hash is recorded (what a server completes at start), not those without one or settled', async () => {
+    const inbox = pgInbox(postgres.url, 'unfinished');
+    try {
+      for (const key of ['no-tx', 'transfer-sent', 'permit-only']) await inbox.reserve(entry(key));
+      await inbox.recordTransaction('transfer-sent', 'transfer', `0x${'cc'.repeat(32)}`);
+      await inbox.recordTransaction('permit-only', 'permit', `0x${'dd'.repeat(32)}`);
+      assert.deepEqual((await inbox.unfinished()).map((m) => [m.key, m.transferTx]), [['transfer-sent', `0x${'cc'.repeat(32)}`]]);
+    } finally {
+      await inbox.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 import { call, openStream, type Answer } from '../helpers/connection.ts';
+import { Redis } from 'ioredis';
 import { redisBinary, startRedis } from '../helpers/redis.ts';
 import { verifyPayload } from '../../functions/signing.ts';
 import { STREAM_SHARE_TTL_MS } from '../../src/state/redis-streams.ts';
@@ -103,6 +104,99 @@ describe('two processes on one Redis', { skip: binary ? false : 'redis-server (o
     }
     assert.equal(now, before, `C's streams still counted ${Date.now() - killed} ms after it died`);
     streams.forEach((s) => s.close());
+  });
+
+  test('a legacy MCP session whose process was killed: a message for it is 404 at once on the others', async () => {
+    const c = await startServer({ REDIS_URL: redis.url, EVENT_SIGNING_SECRET: SECRET, RATE_LIMIT: '0', TRUST_PROXY: '1' });
+    const stream = openStream(c.url, '/mcp/sse');
+    try {
+      await stream.until(() => stream.events.some((e) => e.event === 'endpoint'));
+      const endpoint = stream.events.find((e) => e.event === 'endpoint')!.data;
+      c.kill('SIGKILL');
+      await c.exited;
+      const post = (id: number) => call(b.url, endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${40 + id}` }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }) });
+      // Its key would live on for up to 60 s: the owner's subscription is what is asked.
+      const first = await post(1);
+      assert.equal(first.status, 404, first.body);
+      assert.match(JSON.parse(first.body).error, /Unknown or closed MCP session/);
+      assert.equal((await post(2)).status, 404);
+    } finally {
+      stream.close();
+      c.kill('SIGKILL');
+    }
+  });
+
+  test('a process of two workers killed holding leased counts: the window loses at most 1/1024 of the limit', async () => {
+    const LIMIT = 100_000;
+    const client = '192.0.2.77';
+    const c = await startServer({ REDIS_URL: redis.url, EVENT_SIGNING_SECRET: SECRET, RATE_LIMIT: String(LIMIT), ...ONE_WINDOW, TRUST_PROXY: '1', WORKERS: '2' });
+    const store = new Redis(redis.url);
+    try {
+      // Connections of their own, so the kernel spreads them over both workers; each worker takes
+      // a run of counts at its first hit. Killed well within the 0.5 s before unused runs go back.
+      let answered = 0;
+      for (let i = 0; i < 16; i++) if ((await call(c.url, '/api/posts', { headers: { 'x-forwarded-for': client } })).status === 200) answered++;
+      c.kill('SIGKILL');
+      await c.exited;
+      const [count] = await store.keys(`folio:rate:*:${client}`);
+      const given = await store.lrange(`${count}:back`, 0, -1);
+      const back = given.map((r) => r.split(':').map(Number)).reduce((n, [first, last]) => n + last! - first! + 1, 0);
+      const lost = Number(await store.get(count!)) - back - answered;
+      assert.equal(answered, 16);
+      assert.ok(lost <= Math.floor(LIMIT / 1024), `${lost} counts lost of ${LIMIT}`);
+    } finally {
+      store.disconnect();
+      c.kill('SIGKILL');
+    }
+  });
+
+  test('a frozen store (SIGSTOP: socket open, no answers): every request answers within its bound, /status says so, and it recovers after SIGCONT', async () => {
+    // The bound is 50 ms for a count and 50 ms for /status's stream count; the circuit then stops
+    // asking. DEADLINE is generous for a loaded machine; without bounds these wait for as long as
+    // the store is frozen (FROZEN_MS, longer than DEADLINE).
+    const DEADLINE = 4_000;
+    const FROZEN_MS = 7_000;
+    let n = 0;
+    const timed = async (base: string, path: string) => {
+      const started = Date.now();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${path} on ${base}: no answer within ${DEADLINE} ms of a frozen store`)), DEADLINE)));
+      try {
+        const r = await Promise.race([call(base, path, { headers: { 'x-forwarded-for': `198.18.${Math.floor(++n / 250)}.${n % 250}` } }), late]);
+        return { ...r, ms: Date.now() - started };
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const before = { a: a.output().length, b: b.output().length };
+    redis.freeze();
+    const frozen = Date.now();
+    try {
+      const slowest: number[] = [];
+      while (Date.now() - frozen < FROZEN_MS - DEADLINE) {
+        const round = await Promise.all([a.url, b.url].flatMap((base) => ['/status', '/api/posts', '/api/search?q=web', '/the-slow-web'].map((path) => timed(base, path))));
+        for (const r of round) assert.equal(r.status, 200, r.body);
+        slowest.push(Math.max(...round.map((r) => r.ms)));
+      }
+      const status = JSON.parse((await timed(a.url, '/status')).body) as { store?: { state: string; failed: number; skipped: number } };
+      assert.equal(status.store?.state, 'away', JSON.stringify(status));
+      assert.ok(status.store!.failed >= 1 && status.store!.skipped >= 1, JSON.stringify(status));
+      // One line when the circuit opens, not one per request.
+      assert.equal(a.output().slice(before.a).match(/not asked again until it answers/g)?.length, 1, a.output().slice(before.a));
+      assert.ok(slowest.length >= 2, `${slowest.length} rounds`);
+    } finally {
+      redis.thaw();
+    }
+    let back: { store?: { state: string } } = {};
+    let counted = false;
+    for (const until = Date.now() + 10_000; Date.now() < until && !(back.store?.state === 'up' && counted); ) {
+      back = JSON.parse((await timed(a.url, '/status')).body) as typeof back;
+      counted = (await timed(a.url, '/api/posts')).headers['x-ratelimit-remaining'] !== undefined;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(back.store?.state, 'up', 'the probe finds the store back');
+    assert.ok(counted, 'requests are counted again');
+    assert.match(a.output().slice(before.a), /answering again/);
   });
 
   test('the store away: published reads still served, sessions a clear 503, and counting again once it returns', async () => {

@@ -22,13 +22,17 @@ export async function freePort(): Promise<number> {
 export async function startRedis(binary: string) {
   const dir = await mkdtemp(join(tmpdir(), 'folio-redis-'));
   const port = await freePort();
-  const { up, down } = serviceProcess(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {}, /Ready to accept connections/);
+  const { up, down, signal } = serviceProcess(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {}, /Ready to accept connections/);
   await up();
   return {
     url: `redis://127.0.0.1:${port}`,
     up,
     down,
+    /** A frozen store: the socket stays open and nothing answers (as a partition), until thaw. */
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     async stop() {
+      signal('SIGCONT');
       await down();
       await rm(dir, { recursive: true, force: true });
     },

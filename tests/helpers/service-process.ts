@@ -25,6 +25,8 @@ export function serviceProcess(command: string, args: string[], options: SpawnOp
         child.stdout!.on('data', look);
         child.stderr!.on('data', look);
       }),
+    /** Sends a signal without waiting (SIGSTOP freezes it with its sockets open, SIGCONT thaws it). */
+    signal: (s: NodeJS.Signals) => void child?.kill(s),
     async down() {
       if (!child || child.exitCode !== null) return;
       const exited = new Promise((r) => child!.once('exit', r));

@@ -39,10 +39,12 @@ export async function goLive(out: string, id: string): Promise<void> {
   // A live build made before builds were marked is marked now, as the one before this.
   const live = await liveBuild(out);
   if (live && existsSync(join(out, 'builds', live)) && (await wentLiveAt(join(out, 'builds', live))) === undefined) await markLive(join(out, 'builds', live), Date.now() - 1);
-  await markLive(join(out, 'builds', id));
   const temp = join(out, `.current-${randomBytes(4).toString('hex')}`);
   await symlink(join('builds', id), temp);
   await rename(temp, join(out, 'current'));
+  // Marked once live, not before: a build killed before its rename is not taken for one that went
+  // live (kept in place of one that did); killed after it, it is marked by the next (above).
+  await markLive(join(out, 'builds', id));
 }
 
 /** Builds that were live before the live one and are kept, so servers still finishing requests on them can. */

@@ -1,6 +1,6 @@
 import { ALLOW_HEADERS, ALLOW_METHODS, CORS_HEADERS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
-import { IMMUTABLE, MALFORMED_QUERY, NEGOTIATED_KEY, type FrontOptions, type FrontRules } from './front-files.ts';
+import { IMMUTABLE, MALFORMED_QUERY, NEGOTIATED_KEY, NODE_AWAY, type FrontOptions, type FrontRules } from './front-files.ts';
 
 // Caddyfile: in "..." only \" is an escape; in `...` nothing is (regular expressions go there).
 export const caddyQuote = (s: string) => `"${s.replace(/"/g, '\\"')}"`;
@@ -93,6 +93,12 @@ ${[['@negotiatedCoded', 'Accept, Accept-Encoding'], ['@coded', 'Accept-Encoding'
 \t# Caddy's own answers (a 502 while Node is down) carry the policy headers too, as nginx's do.
 \thandle_errors {
 ${caddyHeaders(policy, '\t\t')}
+\t\t# Node not answering: JSON, as Node's own errors (front-files.ts NODE_AWAY).
+\t\t@away expression ${raw('{err.status_code} in [502, 503, 504]')}
+\t\thandle @away {
+${caddyHeaders(NODE_AWAY.headers, '\t\t\t')}
+\t\t\trespond ${raw(NODE_AWAY.body)} ${NODE_AWAY.status}
+\t\t}
 \t\trespond "{err.status_code} {err.status_text}" {err.status_code}
 \t}
 }

@@ -116,6 +116,18 @@ export function frontRules(files: readonly FrontFile[]): FrontRules {
 }
 
 /** Where a front listens and where `npm run serve` is (`--listen`, `--upstream`). */
+/**
+ * A front's answer when Node does not (down, restarting, refusing connections, too slow): what
+ * Node's own errors are, JSON `{error}` that no cache keeps, with when to retry. Every request that
+ * reaches Node is one a program may have sent (the pages are the front's own files).
+ */
+export const NODE_AWAY = {
+  status: 503,
+  retryAfter: 5,
+  body: JSON.stringify({ error: 'The service behind this front is not answering (restarting or down); retry shortly.' }),
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '5' },
+} as const;
+
 export interface FrontOptions {
   listen: string;
   upstream: string;

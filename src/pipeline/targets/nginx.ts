@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { CORS_HEADERS, ALLOW_HEADERS, ALLOW_METHODS } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { FRONT_ROOT } from './front-copy.ts';
-import { IMMUTABLE_FOLDERS, MALFORMED_QUERY, NEGOTIATED_KEY, URL_EXTENSION, type FrontOptions, type FrontRules } from './front-files.ts';
+import { IMMUTABLE_FOLDERS, MALFORMED_QUERY, NODE_AWAY, NEGOTIATED_KEY, URL_EXTENSION, type FrontOptions, type FrontRules } from './front-files.ts';
 
 /** Debian's brotli_static (libnginx-mod-http-brotli-static): loaded when present where the build runs. */
 export const BROTLI_STATIC = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
@@ -155,6 +155,8 @@ ${rules.types.filter(([key]) => key.startsWith(NEGOTIATED_KEY)).map(([key]) => `
     listen ${options.listen} reuseport;
     root ${FRONT_ROOT};
     client_max_body_size 0;
+    # A request passed to Node by an error_page (the 418 of the files' locations) still gets @away.
+    recursive_error_pages on;
     # nginx's own answers (a 502 while Node is down) carry the policy headers too.
 ${headerLines(policy, '    ')}
 
@@ -171,6 +173,14 @@ ${filesLocations(rules, depth).map((l) => filesLocation(l, policy)).join('\n')}
       proxy_request_buffering off;
       proxy_read_timeout 1h;
 ${Object.keys(policy).map((k) => `      proxy_hide_header ${k};`).join('\n')}
+      # Node not answering: JSON, as Node's own errors (front-files.ts NODE_AWAY).
+      error_page 502 503 504 = @away;
+    }
+
+    location @away {
+${headerLines({ ...policy, 'cache-control': NODE_AWAY.headers['cache-control'], 'retry-after': NODE_AWAY.headers['retry-after'] }, '      ')}
+      default_type ${quote(NODE_AWAY.headers['content-type'])};
+      return ${NODE_AWAY.status} ${quote(NODE_AWAY.body)};
     }
   }
 }
