@@ -140,7 +140,7 @@ for (let round = 0; round < 3; round++) {
     folioBest[i] = Math.min(folioBest[i]!, t);
   });
 }
-const folioFound = queries.map(([lang, q]) => source.match(lang, q));
+const folioFound = queries.map(([lang, q]) => source.match(lang, q).ids);
 // The peers' unit of work: the ranked ids of the matching posts, without building the answer.
 const folioIds = queries.map(([lang, q]) => Math.min(...[0, 1, 2].map(() => time(() => source.match(lang, q)))));
 const perLang = LANGUAGE_CODES.map((lang) => {

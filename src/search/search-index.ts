@@ -1,5 +1,6 @@
 import { Document, Encoder } from 'flexsearch';
-import { tokens } from './encoders.ts';
+import { fold, tokens } from './encoders.ts';
+import { holdsNear, queryUnits, type QueryUnit } from './query-units.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
 import { bodyCount, headCount, idf, wordScore, type SearchDoc } from './relevance.ts';
@@ -43,23 +44,40 @@ export interface LanguageSearch {
   /**
    * Per-query scratch by id, nothing cleared between queries: the last query word that matched it
    * (a generation number), the tier that word matched in and its counts there, and the query's tier
-   * (the worst of its words') and score so far.
+   * (the worst of its matched words') and score so far.
    */
-  marks: { seen: Uint32Array; wordTier: Uint16Array; head: Uint16Array; body: Uint16Array; tier: Uint16Array; score: Float64Array; generation: number };
+  marks: {
+    seen: Uint32Array;
+    wordTier: Uint16Array;
+    head: Uint16Array;
+    body: Uint16Array;
+    tier: Uint16Array;
+    score: Float64Array;
+    generation: number;
+    /** The last query that matched the id (a query number), and a bit per query word it matched. */
+    inQuery: Uint32Array;
+    mask: Uint32Array;
+    queries: number;
+  };
   /** Each query word's forms, as `formsOf` found them (queries repeat). */
   forms: Map<string, Tiers>;
+  /** A post's plain text (the snippets' texts), for what only the text can tell: characters written together. */
+  text?: (id: number) => string | undefined;
+  /** The last posts' texts folded (foldedText). */
+  folded?: Map<number, string>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
   characters?: Map<string, number[]>;
 }
 
 /** `stems`: the build's stem table (made from the vocabulary when not given). */
-export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number, stems: StemTable = stemTable(lang, vocabulary)): LanguageSearch {
+export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number, stems: StemTable = stemTable(lang, vocabulary), text?: (id: number) => string | undefined): LanguageSearch {
   return {
     lang,
+    ...(text ? { text } : {}),
     runs,
     vocabulary,
     stems: stemGroups(stems),
-    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0 },
+    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0, inQuery: new Uint32Array(ids), mask: new Uint32Array(ids), queries: 0 },
     forms: new Map(),
   };
 }
@@ -193,26 +211,72 @@ function nearWords(search: LanguageSearch, word: string, edits: number): [number
   return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, Math.floor(d)]);
 }
 
+/** A query's matches: ranked ids, and per id that lacks some of the query's units, which (`missing`). */
+export interface Match {
+  ids: Ids;
+  /** The query's units by name (queryUnits), in order. */
+  units: readonly string[];
+  /** Per id holding only some units: a bit per unit it lacks (bit i: units[i]); absent when it holds all. */
+  missing: ReadonlyMap<number, number>;
+}
+
+/** Words a query is matched by (a bit each in a 32-bit mask); a query of 256 characters seldom has more distinct ones. */
+export const MAX_WORDS = 32;
+const NONE: ReadonlyMap<number, number> = new Map();
+/** The first typo tier (Tiers): what a unit held only one kana off ranks with. */
+const TYPO_TIER = 3;
+
+/** Units whose bits are set in `mask`. */
+export const unitsIn = (units: readonly string[], mask: number) => units.filter((_, i) => (mask >>> i) & 1);
+
+/** The units of `text` with their words' bits (distinct words, MAX_WORDS at most: units past them are left out). */
+function unitsOf(lang: string, text: string) {
+  const bit = new Map<string, number>();
+  const units: (QueryUnit & { bits: number })[] = [];
+  for (const unit of queryUnits(lang, text)) {
+    const fresh = unit.tokens.filter((t) => !bit.has(t));
+    if (bit.size + fresh.length > MAX_WORDS) break;
+    for (const t of fresh) bit.set(t, bit.size);
+    units.push({ ...unit, bits: unit.tokens.reduce((m, t) => (m | (1 << bit.get(t)!)) >>> 0, 0) });
+  }
+  return { words: [...bit.keys()], units };
+}
+
+/** A post's text as search compares it (folded), for the checks that need the text itself; the last few are kept. */
+function foldedText(search: LanguageSearch, id: number): string {
+  const cache = (search.folded ??= new Map());
+  let text = cache.get(id);
+  if (text === undefined) {
+    if (cache.size >= 64) cache.clear();
+    cache.set(id, (text = fold(search.lang, search.text?.(id) ?? '')));
+  }
+  return text;
+}
+
 /**
- * Ids matching every word of the query (each in one of its forms, formsOf), ranked by the worst tier
- * any word matched in (the word itself, the longer words it begins, its other forms, then typos:
- * the likeliest meant word first, each before its forms), then by relevance (relevance.ts: the sum
- * of each word's BM25F score, its counts summed over the forms of the tier it matched in, its idf
- * from the posts any of its forms matched), then by id. A query of one word that stands for one word
- * of the vocabulary is that word's run, read in place (the build ranked it so).
+ * Ids holding at least one unit of the query (queryUnits: a word, or in Chinese and Japanese what
+ * was written together), a word held in one of its forms (formsOf); ranked first by how many units
+ * they lack (none first: posts holding every unit, then those holding most), then by the worst
+ * tier any word matched in (the word itself, the longer words it begins, its other forms, then
+ * typos: the likeliest meant word first, each before its forms), then by relevance (relevance.ts:
+ * the sum of each matched word's BM25F score, its counts summed over the forms of the tier it
+ * matched in, its idf from the posts any of its forms matched), then by id. A query of one word
+ * that stands for one word of the vocabulary is that word's run, read in place (the build ranked it so).
  */
-export function query(search: LanguageSearch, text: string): Ids {
+export function query(search: LanguageSearch, text: string): Match {
   const { runs, marks } = search;
   const { table, ids: runIds, counts, norms, collection } = runs;
-  const { seen, wordTier, head, body, tier: rank, score } = marks;
-  const words = tokens(search.lang, text);
-  const forms = (words.length > 1 ? [...new Set(words)] : words).map((w) => formsOf(search, w));
-  if (forms.length === 1) {
+  const { seen, wordTier, head, body, tier: rank, score, inQuery, mask } = marks;
+  const { words, units } = unitsOf(search.lang, text);
+  const names = units.map((u) => u.name);
+  const forms = words.map((w) => formsOf(search, w));
+  if (forms.length === 1 && units[0]!.runs.length === 0) {
     const all = forms[0]!.flat();
-    if (all.length === 1) return runOf(runs, all[0]!);
+    if (all.length === 1) return { ids: runOf(runs, all[0]!), units: names, missing: NONE };
   }
-  let matched: number[] | undefined;
-  for (const tiers of forms) {
+  const queryMark = ++marks.queries;
+  const union: number[] = [];
+  forms.forEach((tiers, w) => {
     const wordMark = ++marks.generation;
     const touched: number[] = [];
     tiers.forEach((positions, tier) => {
@@ -234,25 +298,59 @@ export function query(search: LanguageSearch, text: string): Ids {
       }
     });
     const weight = idf(collection.docs, touched.length);
-    if (matched === undefined) {
-      for (const id of touched) {
-        rank[id] = wordTier[id]!;
-        score[id] = wordScore(weight, head[id]!, body[id]!, norms, id);
+    for (const id of touched) {
+      if (inQuery[id] !== queryMark) {
+        inQuery[id] = queryMark;
+        mask[id] = 0;
+        rank[id] = 0;
+        score[id] = 0;
+        union.push(id);
       }
-      matched = touched;
-    } else {
-      let kept = 0;
-      for (const id of matched) {
-        if (seen[id] !== wordMark) continue;
-        rank[id] = Math.max(rank[id]!, wordTier[id]!);
-        score[id]! += wordScore(weight, head[id]!, body[id]!, norms, id);
-        matched[kept++] = id;
-      }
-      matched.length = kept;
+      mask[id]! |= 1 << w;
+      rank[id] = Math.max(rank[id]!, wordTier[id]!);
+      score[id]! += wordScore(weight, head[id]!, body[id]!, norms, id);
     }
-    if (matched.length === 0) return [];
+  });
+  // Each id's units: held when it holds each word, the runs written together (where the text is
+  // at hand); a kana unit nothing holds exactly, when the text holds it one kana off.
+  const held = new Map<number, number>();
+  units.forEach((unit, u) => {
+    let any = false;
+    for (const id of union) {
+      if ((mask[id]! & unit.bits) >>> 0 !== unit.bits) continue;
+      if (search.text && unit.runs.some((r) => !foldedText(search, id).includes(r))) continue;
+      held.set(id, (held.get(id) ?? 0) | (1 << u));
+      any = true;
+    }
+    if (any || !unit.kana || !search.text) return;
+    for (const id of union) {
+      if ((mask[id]! & unit.bits) === 0 || !holdsNear(foldedText(search, id), unit.kana)) continue;
+      held.set(id, (held.get(id) ?? 0) | (1 << u));
+      rank[id] = Math.max(rank[id]!, TYPO_TIER);
+    }
+  });
+  const all = units.length === 32 ? 0xffffffff : 2 ** units.length - 1;
+  const kept: number[] = [];
+  let worst = 0;
+  for (const id of union) if (held.has(id) && rank[id]! > worst) worst = rank[id]!;
+  let missing: Map<number, number> | undefined;
+  for (const id of union) {
+    const has = held.get(id);
+    if (has === undefined) continue;
+    kept.push(id);
+    const lacks = (all & ~has) >>> 0;
+    if (lacks === 0) continue;
+    (missing ??= new Map()).set(id, lacks);
+    // Lacking more units outranks any tier: the class is the count lacked, then the tier.
+    rank[id] = Math.min(0xffff, bitCount(lacks) * (worst + 1) + rank[id]!);
   }
-  return ranked(matched ?? [], rank, score);
+  return { ids: ranked(kept, rank, score), units: names, missing: missing ?? NONE };
+}
+
+function bitCount(n: number): number {
+  let c = 0;
+  for (; n; n &= n - 1) c++;
+  return c;
 }
 
 /**

@@ -297,3 +297,55 @@ describe('word forms, typos, suggestions', () => {
     assert.ok([...forms].some((f) => f !== 'walking' && f.startsWith('walk')), `other forms of walking are marked: ${[...forms]}`);
   });
 });
+
+describe('a word the essays lack (issue 39)', () => {
+  type Hit = { slug: string; missing_words: string[] };
+  test('natural queries with one word no essay holds find the essay holding the others, naming the word it lacks', async () => {
+    const cases: [lang: string, q: string, slug: string, missing: string[]][] = [
+      ['en', 'sourdough recipe tips', 'bread-and-time', ['tips']],
+      ['de', 'Sauerteig Rezept Tipps', 'bread-and-time', ['tipps']],
+      ['ru', 'закваска рецепт лайфхаки', 'bread-and-time', ['лайфхаки']],
+      ['zh', '墨卡托投影 缺点', 'the-cartographers-dilemma', ['缺点']],
+      ['ar', 'تعفن الروابط أسباب', 'the-slow-web', ['أسباب']],
+    ];
+    for (const [lang, q, slug, missing] of cases) {
+      const r = await search(q, `&lang=${lang}`);
+      assert.equal(r.status, 200);
+      const first = r.json.data[0] as Hit | undefined;
+      assert.equal(first?.slug, slug, `${lang}: ${q} -> ${slugsOf(r)}`);
+      assert.deepEqual(first.missing_words, missing, `${lang}: ${q} names the word the essay lacks`);
+      assert.equal(r.json.total, r.json.data.length);
+    }
+  });
+
+  test('essays holding every word rank before those holding most, and those before those holding fewer', async () => {
+    const r = await search('slow archive zzqqxx');
+    const hits = r.json.data as Hit[];
+    const counts = hits.map((d) => d.missing_words.length);
+    assert.ok(counts.includes(1) && counts.includes(2), `results: ${counts}`);
+    assert.deepEqual(counts, [...counts].sort((a, b) => a - b), 'fewest missing words first');
+    assert.deepEqual(hits[0]!.missing_words, ['zzqqxx']);
+    assert.deepEqual(hits.at(-1)!.missing_words.length, 2);
+    const both = await search('map walking');
+    assert.deepEqual((both.json.data as Hit[])[0], { ...both.json.data[0], slug: 'walking-the-city', missing_words: [] }, 'the essay with both words first');
+    assert.ok((both.json.data as Hit[]).slice(1).every((d) => d.missing_words.length === 1));
+  });
+});
+
+describe('Chinese and Japanese: folding, kana slips and unknown compounds (issue 39)', () => {
+  test('traditional characters find the simplified text (地圖 for 地图)', async () => {
+    const simplified = slugsOf(await search('地图', '&lang=zh'));
+    assert.ok(simplified.includes('the-cartographers-dilemma'));
+    assert.deepEqual(slugsOf(await search('地圖', '&lang=zh')), simplified);
+    assert.deepEqual(slugsOf(await search('比特腐爛', '&lang=zh')), slugsOf(await search('比特腐烂', '&lang=zh')));
+  });
+
+  test('a one-kana slip in Japanese finds the word (チェックサン for チェックサム)', async () => {
+    assert.ok(slugsOf(await search('チェックサム', '&lang=ja')).includes('the-archive-problem'));
+    assert.deepEqual(slugsOf(await search('チェックサン', '&lang=ja')), ['the-archive-problem']);
+  });
+
+  test('the single characters of an unknown compound must be written together: 比特腐烂 finds only the essay holding it', async () => {
+    assert.deepEqual(slugsOf(await search('比特腐烂', '&lang=zh')), ['the-archive-problem']);
+  });
+});

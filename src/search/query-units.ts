@@ -1,0 +1,81 @@
+import { language } from '../core/languages.ts';
+import { fold, SPLIT, tokens } from './encoders.ts';
+import { ideographic } from './word-forms.ts';
+
+/**
+ * What a query asks for, unit by unit (README, "What search matches"): a post holds a unit or
+ * lacks it, and posts are ranked first by how many units they lack. In languages written with
+ * spaces a unit is a word. In Chinese and Japanese it is what the reader wrote together (between
+ * spaces or punctuation), which the segmenter may cut into several words: the unit needs them all,
+ * and the single characters it cut an unknown compound into (比特腐烂: 比 特 腐烂) written together,
+ * not anywhere (each character alone is in most essays).
+ */
+export interface QueryUnit {
+  /** The unit as typed, in lower case: how an answer names a unit a post lacks. */
+  name: string;
+  /** Its words, folded: a post holds the unit when it holds every one (in some form). */
+  tokens: string[];
+  /** Chinese and Japanese: runs of two or more single characters, each of which a post must hold written together. */
+  runs: string[];
+  /** Japanese: kana written together (KANA_MIN or more) that the segmenter cut; a post holding them one kana off holds the unit when none holds them exactly. */
+  kana?: string;
+}
+
+const SEGMENTED = new Set(['zh', 'ja']);
+/** Kana strings this long tolerate one kana off: shorter ones are other words one kana away. */
+export const KANA_MIN = 5;
+const KANA = /^[\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u;
+
+export const isKana = (word: string) => KANA.test(word);
+
+export function queryUnits(lang: string, text: string): QueryUnit[] {
+  const locale = language(lang).locale;
+  const out: QueryUnit[] = [];
+  const seen = new Set<string>();
+  const add = (unit: QueryUnit) => {
+    const key = unit.tokens.join(' ');
+    if (unit.tokens.length === 0 || seen.has(key)) return;
+    seen.add(key);
+    out.push(unit);
+  };
+  for (const chunk of text.normalize('NFC').split(SPLIT)) {
+    if (!chunk) continue;
+    const words = tokens(lang, chunk);
+    const name = chunk.toLocaleLowerCase(locale);
+    if (!SEGMENTED.has(lang)) {
+      for (const word of words) add({ name: words.length === 1 ? name : word, tokens: [word], runs: [] });
+      continue;
+    }
+    const runs: string[] = [];
+    let run = '';
+    for (const word of [...words, '']) {
+      if ([...word].length === 1 && ideographic(word)) run += word;
+      else {
+        if ([...run].length >= 2) runs.push(run);
+        run = '';
+      }
+    }
+    const folded = fold(lang, chunk);
+    const kana = lang === 'ja' && words.length > 1 && isKana(folded) && [...folded].length >= KANA_MIN ? folded : undefined;
+    add({ name, tokens: [...new Set(words)], runs, ...(kana ? { kana } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Whether `text` holds a string at most one edit (insertion, deletion, substitution) from
+ * `pattern`: Sellers' approximate matching, a column of the edit table per character of the text.
+ */
+export function holdsNear(text: string, pattern: string): boolean {
+  const p = [...pattern];
+  const m = p.length;
+  let previous = Array.from({ length: m + 1 }, (_, i) => i);
+  let current = new Array<number>(m + 1);
+  for (const c of text) {
+    current[0] = 0;
+    for (let i = 1; i <= m; i++) current[i] = Math.min(previous[i]! + 1, current[i - 1]! + 1, previous[i - 1]! + (p[i - 1] === c ? 0 : 1));
+    if (current[m]! <= 1) return true;
+    [previous, current] = [current, previous];
+  }
+  return false;
+}
