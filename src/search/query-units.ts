@@ -1,6 +1,6 @@
 import { language } from '../core/languages.ts';
 import { fold, SPLIT, tokens } from './encoders.ts';
-import { ideographic } from './word-forms.ts';
+import { ideographic, isKana, KANA_MIN } from './word-forms.ts';
 
 /**
  * What a query asks for, unit by unit (README, "What search matches"): a post holds a unit or
@@ -13,6 +13,8 @@ import { ideographic } from './word-forms.ts';
 export interface QueryUnit {
   /** The unit as typed, in lower case: how an answer names a unit a post lacks. */
   name: string;
+  /** The unit as typed (a suggestion keeps the words it does not change so). */
+  typed: string;
   /** Its words, folded: a post holds the unit when it holds every one (in some form). */
   tokens: string[];
   /** Chinese and Japanese: runs of two or more single characters, each of which a post must hold written together. */
@@ -22,11 +24,6 @@ export interface QueryUnit {
 }
 
 const SEGMENTED = new Set(['zh', 'ja']);
-/** Kana strings this long tolerate one kana off: shorter ones are other words one kana away. */
-export const KANA_MIN = 5;
-const KANA = /^[\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u;
-
-export const isKana = (word: string) => KANA.test(word);
 
 export function queryUnits(lang: string, text: string): QueryUnit[] {
   const locale = language(lang).locale;
@@ -43,7 +40,7 @@ export function queryUnits(lang: string, text: string): QueryUnit[] {
     const words = tokens(lang, chunk);
     const name = chunk.toLocaleLowerCase(locale);
     if (!SEGMENTED.has(lang)) {
-      for (const word of words) add({ name: words.length === 1 ? name : word, tokens: [word], runs: [] });
+      for (const word of words) add({ name: words.length === 1 ? name : word, typed: words.length === 1 ? chunk : word, tokens: [word], runs: [] });
       continue;
     }
     const runs: string[] = [];
@@ -57,7 +54,7 @@ export function queryUnits(lang: string, text: string): QueryUnit[] {
     }
     const folded = fold(lang, chunk);
     const kana = lang === 'ja' && words.length > 1 && isKana(folded) && [...folded].length >= KANA_MIN ? folded : undefined;
-    add({ name, tokens: [...new Set(words)], runs, ...(kana ? { kana } : {}) });
+    add({ name, typed: chunk, tokens: [...new Set(words)], runs, ...(kana ? { kana } : {}) });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { Document, Encoder } from 'flexsearch';
-import { fold, tokens } from './encoders.ts';
+import { fold, segment, SPLIT, tokens } from './encoders.ts';
+import { language } from '../core/languages.ts';
 import { holdsNear, queryUnits, type QueryUnit } from './query-units.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
@@ -63,6 +64,8 @@ export interface LanguageSearch {
   forms: Map<string, Tiers>;
   /** A post's plain text (the snippets' texts), for what only the text can tell: characters written together. */
   text?: (id: number) => string | undefined;
+  /** How often each pair of neighbouring letters occurs in the vocabulary (letterPairs). */
+  pairs?: Map<string, number>;
   /** The last posts' texts folded (foldedText). */
   folded?: Map<number, string>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
@@ -196,9 +199,70 @@ function typos(search: LanguageSearch, word: string, form: readonly number[]): n
   return out;
 }
 
+/** Query words shorter than this (in letters) are not taken for a common word with one letter replaced (otherWord). */
+export const SHORT_WORD = 6;
+/** A word in at least this share of a language's posts is common. */
+export const COMMON_SHARE = 0.5;
+
+/** Whether `a` and `b` (one edit apart) differ by one letter replaced, not one added, dropped or two swapped. */
+function replacesLetter(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let first = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (first >= 0) return !(i === first + 1 && a[first] === b[i] && a[i] === b[first]);
+    first = i;
+  }
+  return true;
+}
+
+/** A letter pair the language's words use: seen this often in its vocabulary (word starts and ends count as letters). */
+const PAIR_SEEN = 2;
+
+/** How often each pair of neighbouring letters occurs in the vocabulary (^ and $ mark a word's start and end), made on first use. */
+function letterPairs(search: LanguageSearch): Map<string, number> {
+  if (search.pairs) return search.pairs;
+  const pairs = new Map<string, number>();
+  for (const word of search.vocabulary) {
+    let before = '^';
+    for (const c of word + '$') {
+      const pair = before + c;
+      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      before = c;
+    }
+  }
+  return (search.pairs = pairs);
+}
+
+/** Whether `word` is spelled as the language's words are: each of its letter pairs is one they use (PAIR_SEEN). */
+function wordLike(search: LanguageSearch, word: string): boolean {
+  const pairs = letterPairs(search);
+  let before = '^';
+  for (const c of word + '$') {
+    if ((pairs.get(before + c) ?? 0) < PAIR_SEEN) return false;
+    before = c;
+  }
+  return true;
+}
+
+/**
+ * Whether a short query word one letter from a common word of the posts is more likely another
+ * word of the language than that word mistyped (ekmek, bread, is not etmek; रोटी is not छोटी): a
+ * short word has many real words one letter away, the posts hold only their common ones, and a
+ * reader seldom searches for a word most posts hold. Only a word spelled as the language's words
+ * are (wordLike) is taken for one: a slip usually makes a letter pair the language never writes
+ * (thxre, stiln). Such a word is not corrected (nor suggested).
+ */
+function otherWord(search: LanguageSearch, word: string, position: number, distance: number): boolean {
+  const { runs, vocabulary } = search;
+  if (distance !== 1 || [...word].length >= SHORT_WORD || !replacesLetter(word, vocabulary[position]!)) return false;
+  return runs.table[position + 1]! - runs.table[position]! >= COMMON_SHARE * runs.collection.docs && wordLike(search, word);
+}
+
 /**
  * Vocabulary words at most `edits` from `word`, as [position, distance]: nearest first, then those
- * with its first letter (a typo seldom starts a word), then those in most posts.
+ * with its first letter (a typo seldom starts a word), then those in most posts; none that `word`
+ * is likely another word than (otherWord).
  */
 function nearWords(search: LanguageSearch, word: string, edits: number): [number, number][] {
   if (edits === 0) return [];
@@ -206,7 +270,7 @@ function nearWords(search: LanguageSearch, word: string, edits: number): [number
   const found: [number, number, number][] = [];
   for (let i = 0; i < vocabulary.length; i++) {
     const d = editDistance(word, vocabulary[i]!, edits);
-    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[i + 1]! - runs.table[i]!]);
+    if (d <= edits && !otherWord(search, word, i, d)) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[i + 1]! - runs.table[i]!]);
   }
   return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, Math.floor(d)]);
 }
@@ -390,19 +454,41 @@ export function otherFormsOf(search: LanguageSearch, text: string): string[] {
 
 /**
  * The query with each word the vocabulary holds in no form replaced by the nearest word it holds
- * (fewest edits, then the word in most posts; one edit for words of 3 and 4 letters), or
- * undefined when it holds every word or has nothing near one.
+ * (fewest edits, then the word in most posts; one edit for words of 3 and 4 letters), written as
+ * the posts write it (surfaceForm), the other words as typed; or undefined when it
+ * holds every word or has nothing near one.
  */
 export function suggestion(search: LanguageSearch, text: string): string | undefined {
   let changed = false;
-  const words = tokens(search.lang, text).map((word) => {
+  const words = queryUnits(search.lang, text).map(({ typed, tokens: [word, ...more] }) => {
+    if (word === undefined || more.length > 0) return typed;
     const [itself, longer, form, typo] = formsOf(search, word);
-    if (itself.length > 0 || longer.length > 0 || form.length > 0) return word;
+    if (itself.length > 0 || longer.length > 0 || form.length > 0) return typed;
     // The typo tier starts with the nearest word; a word too short for typos looks one edit away.
     const near = typo?.[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
-    if (near === undefined) return word;
+    if (near === undefined) return typed;
     changed = true;
-    return search.vocabulary[near]!;
+    return surfaceForm(search, near);
   });
   return changed ? words.join(' ') : undefined;
+}
+
+/**
+ * The vocabulary word at `position` as a post writes it (Bäcker, Großvater: the vocabulary is
+ * folded): its first spelling in lower case in the first post holding it, else its first spelling
+ * there (a German noun), else the folded word (one only the title holds).
+ */
+export function surfaceForm(search: LanguageSearch, position: number): string {
+  const word = search.vocabulary[position]!;
+  const [id] = runOf(search.runs, position);
+  const text = id === undefined ? undefined : search.text?.(id);
+  if (text === undefined) return word;
+  const locale = language(search.lang).locale;
+  let first: string | undefined;
+  for (const written of segment(search.lang, text).split(SPLIT)) {
+    if (!written || fold(search.lang, written) !== word) continue;
+    if (written === written.toLocaleLowerCase(locale)) return written;
+    first ??= written;
+  }
+  return first ?? word;
 }

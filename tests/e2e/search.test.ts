@@ -349,3 +349,27 @@ describe('Chinese and Japanese: folding, kana slips and unknown compounds (issue
     assert.deepEqual(slugsOf(await search('比特腐烂', '&lang=zh')), ['the-archive-problem']);
   });
 });
+
+describe('typo correction and suggestions (issue 39)', () => {
+  test('a short word one letter from a common word of the essays is not corrected into it (ekmek is not etmek, रोटी is not छोटी)', async () => {
+    for (const [lang, q] of [['tr', 'ekmek'], ['hi', 'रोटी']] as const) {
+      const r = await search(q, `&lang=${lang}`);
+      assert.deepEqual([r.json.total, r.json.suggestion], [0, null], `${lang}: ${q} -> ${slugsOf(r)}, ${r.json.suggestion}`);
+    }
+    assert.equal((await search('tidle')).json.suggestion, 'tide', 'a slip still is');
+  });
+
+  test('a suggestion is written as the essays write it (Bäcker, Großvater), the words it keeps as typed', async () => {
+    assert.equal((await search('bakcer', '&lang=de')).json.suggestion, 'Bäcker');
+    assert.equal((await search('grossvatter', '&lang=de')).json.suggestion, 'Großvater');
+    assert.equal((await search('Bakcer Brot', '&lang=de')).json.suggestion, 'Bäcker Brot');
+  });
+
+  test('no suggestion when the words were found as written or in another form', async () => {
+    for (const [lang, q] of [['de', 'Bäckers'], ['de', 'backer'], ['en', 'walked'], ['en', 'sourdough recipe tips']] as const) {
+      const r = await search(q, `&lang=${lang}`);
+      assert.ok(r.json.total > 0, `${lang}: ${q}`);
+      assert.equal(r.json.suggestion, null, `${lang}: ${q}`);
+    }
+  });
+});
