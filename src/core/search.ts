@@ -5,7 +5,7 @@ import { readContent, readPage, readSearchText, type Params } from './params.ts'
 import { meta, summary, type ResponseMeta, type Summary } from './shape.ts';
 import { snippet } from './snippet.ts';
 import { cut, pageWindow, type Window } from './window.ts';
-import { fold, tokens } from '../search/encoders.ts';
+import { fold } from '../search/encoders.ts';
 import type { SearchMatch, SearchSource } from './types.ts';
 
 export interface SearchHit extends Summary {
@@ -63,6 +63,8 @@ interface Found {
 interface Hit {
   found: Found;
   missing: string[];
+  /** The match it came from (its snippet's terms). */
+  match: SearchMatch;
 }
 
 /**
@@ -124,7 +126,7 @@ function hitsOf(table: (Found | undefined)[], match: SearchMatch): Hit[] {
   const out: Hit[] = [];
   for (const id of match.ids) {
     const found = table[id];
-    if (found) out.push({ found, missing: match.missing(id) });
+    if (found) out.push({ found, missing: match.missing(id), match });
   }
   return out;
 }
@@ -190,9 +192,14 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
   const page = cut(hits, range);
   const slice = page.map((h) => h.found);
   // The query's words in each language a result is in (`lang`, and English for fallbacks).
-  const terms = new Map<string, [string[], string[]]>();
-  const termsIn = (l: string) => terms.get(l) ?? terms.set(l, [tokens(l, text), source.forms(l, text)]).get(l)!;
-  const data = page.map(({ found: { id, resolved: r, summary }, missing }) => ({ ...summary, snippet: snippet(r.lang, source.text(r.lang, id) ?? '', ...termsIn(r.lang)), missing_words: missing }));
+  // Each result's snippet looks for the query's words its text holds, then their other forms (in `lang`, and English for fallbacks).
+  const forms = new Map<string, string[]>();
+  const formsIn = (l: string) => forms.get(l) ?? forms.set(l, source.forms(l, text)).get(l)!;
+  const data = page.map(({ found: { id, resolved: r, summary }, missing, match }) => ({
+    ...summary,
+    snippet: snippet(r.lang, source.text(r.lang, id) ?? '', match.terms(id), formsIn(r.lang)),
+    missing_words: missing,
+  }));
   return {
     offset: range.offset,
     body: {

@@ -146,6 +146,8 @@ export interface SearchMatch {
   ids: Ids;
   /** The query's words (queryUnits: in Chinese and Japanese what was written together), as typed in lower case, that a post of `ids` holds in no form; [] when it holds them all. */
   missing(id: number): string[];
+  /** The query's words (folded) a post of `ids` holds as written or as the start of a longer word: what its snippet looks for first (the others are not in its text). */
+  terms(id: number): string[];
 }
 
 /** The prebuilt search indexes, as the core sees them. */

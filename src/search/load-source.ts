@@ -83,9 +83,9 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     loadMs,
     loadAll,
     match(lang, text) {
-      const { ids, units, missing } = query(language(lang).search, text);
+      const { ids, units, missing, words, written } = query(language(lang).search, text);
       warmInBackground();
-      return { ids, missing: (id) => unitsIn(units, missing.get(id) ?? 0) };
+      return { ids, missing: (id) => unitsIn(units, missing.get(id) ?? 0), terms: (id) => unitsIn(words, written(id)) };
     },
     text: (lang, id) => language(lang).text(id),
     forms: (lang, text) => otherFormsOf(language(lang).search, text),

@@ -55,15 +55,18 @@ export interface LanguageSearch {
     tier: Uint16Array;
     score: Float64Array;
     generation: number;
-    /** The last query that matched the id (a query number), and a bit per query word it matched. */
+    /** The last query that matched the id (a query number), a bit per query word it matched, and one per word it holds as written (or begins). */
     inQuery: Uint32Array;
     mask: Uint32Array;
+    written: Uint32Array;
     queries: number;
   };
   /** Each query word's forms, as `formsOf` found them (queries repeat). */
   forms: Map<string, Tiers>;
   /** A post's plain text (the snippets' texts), for what only the text can tell: characters written together. */
   text?: (id: number) => string | undefined;
+  /** Vocabulary words as the posts write them, by position (surfaceForm: a scan of a post's text each). */
+  surface?: Map<number, string>;
   /** How often each pair of neighbouring letters occurs in the vocabulary (letterPairs). */
   pairs?: Map<string, number>;
   /** The last posts' texts folded (foldedText). */
@@ -80,7 +83,7 @@ export function languageSearch(lang: string, runs: Runs, vocabulary: string[], i
     runs,
     vocabulary,
     stems: stemGroups(stems),
-    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0, inQuery: new Uint32Array(ids), mask: new Uint32Array(ids), queries: 0 },
+    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0, inQuery: new Uint32Array(ids), mask: new Uint32Array(ids), written: new Uint32Array(ids), queries: 0 },
     forms: new Map(),
   };
 }
@@ -282,16 +285,21 @@ export interface Match {
   units: readonly string[];
   /** Per id holding only some units: a bit per unit it lacks (bit i: units[i]); absent when it holds all. */
   missing: ReadonlyMap<number, number>;
+  /** The query's words (folded, distinct), and per id a bit for each it holds as written or as the start of a longer word (what its snippet can show). */
+  words: readonly string[];
+  written(id: number): number;
 }
 
 /** Words a query is matched by (a bit each in a 32-bit mask); a query of 256 characters seldom has more distinct ones. */
 export const MAX_WORDS = 32;
 const NONE: ReadonlyMap<number, number> = new Map();
+/** The tier of the longer words a word begins (Tiers): it and the word itself are the word as written. */
+const LONGER = 1;
 /** The first typo tier (Tiers): what a unit held only one kana off ranks with. */
 const TYPO_TIER = 3;
 
 /** Units whose bits are set in `mask`. */
-export const unitsIn = (units: readonly string[], mask: number) => units.filter((_, i) => (mask >>> i) & 1);
+export const unitsIn = (units: readonly string[], mask: number): string[] => (mask === 0 ? [] : units.filter((_, i) => (mask >>> i) & 1));
 
 /** The units of `text` with their words' bits (distinct words, MAX_WORDS at most: units past them are left out). */
 function unitsOf(lang: string, text: string) {
@@ -330,13 +338,15 @@ function foldedText(search: LanguageSearch, id: number): string {
 export function query(search: LanguageSearch, text: string): Match {
   const { runs, marks } = search;
   const { table, ids: runIds, counts, norms, collection } = runs;
-  const { seen, wordTier, head, body, tier: rank, score, inQuery, mask } = marks;
+  const { seen, wordTier, head, body, tier: rank, score, inQuery, mask, written } = marks;
   const { words, units } = unitsOf(search.lang, text);
   const names = units.map((u) => u.name);
   const forms = words.map((w) => formsOf(search, w));
   if (forms.length === 1 && units[0]!.runs.length === 0) {
     const all = forms[0]!.flat();
-    if (all.length === 1) return { ids: runOf(runs, all[0]!), units: names, missing: NONE };
+    // The word's one vocabulary word: the word itself, a longer one it begins, or another form (then no post writes the word).
+    const asWritten = forms[0]![0]!.length + forms[0]![1]!.length > 0 ? 1 : 0;
+    if (all.length === 1) return { ids: runOf(runs, all[0]!), units: names, missing: NONE, words, written: () => asWritten };
   }
   const queryMark = ++marks.queries;
   const union: number[] = [];
@@ -366,11 +376,13 @@ export function query(search: LanguageSearch, text: string): Match {
       if (inQuery[id] !== queryMark) {
         inQuery[id] = queryMark;
         mask[id] = 0;
+        written[id] = 0;
         rank[id] = 0;
         score[id] = 0;
         union.push(id);
       }
       mask[id]! |= 1 << w;
+      if (wordTier[id]! <= LONGER) written[id]! |= 1 << w;
       rank[id] = Math.max(rank[id]!, wordTier[id]!);
       score[id]! += wordScore(weight, head[id]!, body[id]!, norms, id);
     }
@@ -398,17 +410,20 @@ export function query(search: LanguageSearch, text: string): Match {
   let worst = 0;
   for (const id of union) if (held.has(id) && rank[id]! > worst) worst = rank[id]!;
   let missing: Map<number, number> | undefined;
+  // Kept apart from the scratch, which the next query overwrites.
+  const writtenOf = new Map<number, number>();
   for (const id of union) {
     const has = held.get(id);
     if (has === undefined) continue;
     kept.push(id);
+    writtenOf.set(id, written[id]!);
     const lacks = (all & ~has) >>> 0;
     if (lacks === 0) continue;
     (missing ??= new Map()).set(id, lacks);
     // Lacking more units outranks any tier: the class is the count lacked, then the tier.
     rank[id] = Math.min(0xffff, bitCount(lacks) * (worst + 1) + rank[id]!);
   }
-  return { ids: ranked(kept, rank, score), units: names, missing: missing ?? NONE };
+  return { ids: ranked(kept, rank, score), units: names, missing: missing ?? NONE, words, written: (id) => writtenOf.get(id) ?? 0 };
 }
 
 function bitCount(n: number): number {
@@ -479,6 +494,16 @@ export function suggestion(search: LanguageSearch, text: string): string | undef
  * there (a German noun), else the folded word (one only the title holds).
  */
 export function surfaceForm(search: LanguageSearch, position: number): string {
+  const cache = (search.surface ??= new Map());
+  let form = cache.get(position);
+  if (form === undefined) {
+    if (cache.size >= REMEMBERED) cache.clear();
+    cache.set(position, (form = writtenForm(search, position)));
+  }
+  return form;
+}
+
+function writtenForm(search: LanguageSearch, position: number): string {
   const word = search.vocabulary[position]!;
   const [id] = runOf(search.runs, position);
   const text = id === undefined ? undefined : search.text?.(id);
