@@ -108,7 +108,11 @@ describe('recall', () => {
     assert.ok(slugsOf(await search(voiced, '&lang=ja')).includes(jaSlug), `voiced ${voiced}`);
     const unvoiced = voiced.normalize('NFD').replace(/\u3099/g, '').normalize('NFC');
     const hasUnvoiced = [...texts.get('ja')!].filter(([, t]) => t.includes(unvoiced)).map(([slug]) => slug);
-    assert.deepEqual(slugsOf(await search(unvoiced, '&lang=ja')).sort(), hasUnvoiced.sort(), `${unvoiced} matches only where it is written`);
+    const r = await search(unvoiced, '&lang=ja');
+    if (hasUnvoiced.length > 0) assert.deepEqual(slugsOf(r).slice(0, hasUnvoiced.length).sort(), hasUnvoiced.sort(), `${unvoiced} matches where it is written first`);
+    // Folding keeps voicing marks: the unvoiced form is not the voiced word, at most a one-kana slip of it (5 kana or more), which a suggestion names.
+    else if ([...unvoiced].length >= 5) assert.equal(r.json.suggestion, voiced, `${unvoiced} is a slip of ${voiced}`);
+    else assert.deepEqual(slugsOf(r), [], `${unvoiced} matches only where it is written`);
   });
 });
 
