@@ -121,3 +121,16 @@ test('snippets end on a word, never on a pause or a sentence end before the elli
   const sentences = `${'One sentence ends here. '.repeat(12)}The harbour is full. ${'Another sentence ends. '.repeat(12)}`;
   assert.doesNotMatch(snippet('en', sentences, ['harbour']), /[.!?]…$/u);
 });
+
+test('query units: a word, or in Chinese and Japanese what was written together, its single characters written together', async () => {
+  const { queryUnits, holdsNear } = await import('../../src/search/query-units.ts');
+  assert.deepEqual(queryUnits('en', 'Sourdough recipe-tips').map((u) => u.name), ['sourdough', 'recipe', 'tips']);
+  const [bitRot] = queryUnits('zh', '比特腐爛');
+  assert.deepEqual([bitRot!.tokens, bitRot!.runs], [['比', '特', '腐烂'], ['比特']], 'traditional folds to simplified; 比 and 特 must stand together');
+  assert.equal(queryUnits('ja', 'チェックサン')[0]!.kana, 'チェックサン');
+  assert.ok(holdsNear('受け入れ時にチェックサムを記録し', 'チェックサン') && !holdsNear('チェックリストの仕方', 'チェックサン'));
+  const zh = await searchOver('zh', [['存档', '比特腐烂是一种危险'], ['地图', '比较特别的东西在沙漠中腐烂']]);
+  assert.deepEqual([...query(zh, '比特腐烂').ids], [0], 'the essay holding 比 and 特 apart does not hold 比特腐烂');
+  const ja = await searchOver('ja', [['記録', '受け入れ時にチェックサムを記録し'], ['他', 'チェックの仕方']]);
+  assert.deepEqual([...query(ja, 'チェックサン').ids], [0], 'one kana off');
+});
