@@ -61,9 +61,22 @@ export function queryUnits(lang: string, text: string): QueryUnit[] {
 
 /**
  * Whether `text` holds a string at most one edit (insertion, deletion, substitution) from
- * `pattern`: Sellers' approximate matching, a column of the edit table per character of the text.
+ * `pattern`. One edit leaves one half of the pattern whole, so only the text around an occurrence
+ * of either half is compared (a native search, then Sellers' approximate matching over a window
+ * of a few characters: a column of the edit table per character).
  */
 export function holdsNear(text: string, pattern: string): boolean {
+  const half = pattern.length >> 1;
+  for (const part of [pattern.slice(0, half), pattern.slice(half)]) {
+    if (!part) continue;
+    for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+      if (nearIn(text.slice(Math.max(0, at - pattern.length - 1), at + 2 * pattern.length + 1), pattern)) return true;
+    }
+  }
+  return false;
+}
+
+function nearIn(text: string, pattern: string): boolean {
   const p = [...pattern];
   const m = p.length;
   let previous = Array.from({ length: m + 1 }, (_, i) => i);

@@ -69,7 +69,7 @@ export interface LanguageSearch {
   surface?: Map<number, string>;
   /** How often each pair of neighbouring letters occurs in the vocabulary (letterPairs). */
   pairs?: Map<string, number>;
-  /** The last posts' texts folded (foldedText). */
+  /** The last posts' texts folded (writesRun). */
   folded?: Map<number, string>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
   characters?: Map<string, number[]>;
@@ -314,15 +314,24 @@ function unitsOf(lang: string, text: string) {
   return { words: [...bit.keys()], units };
 }
 
-/** A post's text as search compares it (folded), for the checks that need the text itself; the last few are kept. */
-function foldedText(search: LanguageSearch, id: number): string {
+/**
+ * Whether post `id` writes `run` (a query's single characters standing together): in its text as
+ * written (a native search), else, for a text whose characters fold (traditional Chinese), in its
+ * folded text, folding at most FOLDS texts a query (a whole text's folding is the costly part).
+ */
+const FOLDS = 8;
+function writesRun(search: LanguageSearch, id: number, run: string, budget: { folds: number }): boolean {
+  const text = search.text?.(id) ?? '';
+  if (text.includes(run)) return true;
   const cache = (search.folded ??= new Map());
-  let text = cache.get(id);
-  if (text === undefined) {
+  let folded = cache.get(id);
+  if (folded === undefined) {
+    if (budget.folds <= 0) return false;
+    budget.folds--;
     if (cache.size >= 64) cache.clear();
-    cache.set(id, (text = fold(search.lang, search.text?.(id) ?? '')));
+    cache.set(id, (folded = fold(search.lang, text)));
   }
-  return text;
+  return folded.includes(run);
 }
 
 /**
@@ -390,17 +399,19 @@ export function query(search: LanguageSearch, text: string): Match {
   // Each id's units: held when it holds each word, the runs written together (where the text is
   // at hand); a kana unit nothing holds exactly, when the text holds it one kana off.
   const held = new Map<number, number>();
+  const budget = { folds: FOLDS };
   units.forEach((unit, u) => {
     let any = false;
     for (const id of union) {
       if ((mask[id]! & unit.bits) >>> 0 !== unit.bits) continue;
-      if (search.text && unit.runs.some((r) => !foldedText(search, id).includes(r))) continue;
+      if (search.text && unit.runs.some((r) => !writesRun(search, id, r, budget))) continue;
       held.set(id, (held.get(id) ?? 0) | (1 << u));
       any = true;
     }
     if (any || !unit.kana || !search.text) return;
     for (const id of union) {
-      if ((mask[id]! & unit.bits) === 0 || !holdsNear(foldedText(search, id), unit.kana)) continue;
+      // Kana fold to themselves: the text as written is compared.
+      if ((mask[id]! & unit.bits) === 0 || !holdsNear(search.text(id) ?? '', unit.kana)) continue;
       held.set(id, (held.get(id) ?? 0) | (1 << u));
       rank[id] = Math.max(rank[id]!, TYPO_TIER);
     }
