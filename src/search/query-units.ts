@@ -25,8 +25,13 @@ export interface QueryUnit {
 
 const SEGMENTED = new Set(['zh', 'ja']);
 
+/** Text without a character beyond ASCII: most queries (no normalising, no locale). */
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function queryUnits(lang: string, text: string): QueryUnit[] {
-  const locale = language(lang).locale;
+  const ascii = ASCII.test(text);
+  // Only Turkish lowers by its locale (İ, I); any other language lowers the same without one, faster.
+  const lower = (s: string) => (lang === 'tr' && !ascii ? s.toLocaleLowerCase(language(lang).locale) : s.toLowerCase());
   const out: QueryUnit[] = [];
   const seen = new Set<string>();
   const add = (unit: QueryUnit) => {
@@ -35,10 +40,10 @@ export function queryUnits(lang: string, text: string): QueryUnit[] {
     seen.add(key);
     out.push(unit);
   };
-  for (const chunk of text.normalize('NFC').split(SPLIT)) {
+  for (const chunk of (ascii ? text : text.normalize('NFC')).split(SPLIT)) {
     if (!chunk) continue;
     const words = tokens(lang, chunk);
-    const name = chunk.toLocaleLowerCase(locale);
+    const name = lower(chunk);
     if (!SEGMENTED.has(lang)) {
       for (const word of words) add({ name: words.length === 1 ? name : word, typed: words.length === 1 ? chunk : word, tokens: [word], runs: [] });
       continue;
