@@ -5,7 +5,8 @@
 // query words follow its Zipf frequencies (single words, two words, prefixes). Prints, from one run:
 // Folio in-process (p50/p99, recall per language), the peers (Orama, MiniSearch, FlexSearch with
 // default options, over the same texts and queries) with a ratio line, the server's start figures,
-// and HTTP at 50 connections against the same server's /status (wrk with a request list, else fetch).
+// and HTTP at 50 connections against the same server's /status (wrk with a request list, else fetch),
+// with the answer cache on and off (off: every request searches; its ratio to /status, issue 39).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -140,7 +141,7 @@ for (let round = 0; round < 3; round++) {
     folioBest[i] = Math.min(folioBest[i]!, t);
   });
 }
-const folioFound = queries.map(([lang, q]) => source.match(lang, q));
+const folioFound = queries.map(([lang, q]) => source.match(lang, q).ids);
 // The peers' unit of work: the ranked ids of the matching posts, without building the answer.
 const folioIds = queries.map(([lang, q]) => Math.min(...[0, 1, 2].map(() => time(() => source.match(lang, q)))));
 const perLang = LANGUAGE_CODES.map((lang) => {
@@ -287,11 +288,15 @@ try {
   console.log(`baseline, HTTP /status:               p50 ${ms(status.p50)}  p99 ${ms(status.p99)}  ${status.rps.toFixed(0)} req/s`);
   console.log(`ratio search//status req/s: ${(searched.rps / status.rps).toFixed(2)}x (target >= 0.5, search p99 <= 10 ms)`);
   await server.stop();
-  // The same queries with the answer cache off: every request runs the search (for reference).
+  // The same queries with the answer cache off: every request runs the search. Issue 39 asks for it
+  // within 2x of /status: /status is measured again on the same server right before, in the same minutes.
   const uncached = await startServer({ ...env, ANSWER_CACHE_MB: '0' });
   try {
+    const near = await run(uncached.url, ['/status']);
     const raw = await run(uncached.url, searchPaths);
-    console.log(`HTTP search, answer cache off (ANSWER_CACHE_MB=0):  p50 ${ms(raw.p50)}  p99 ${ms(raw.p99)}  ${raw.rps.toFixed(0)} req/s  (${(raw.rps / status.rps).toFixed(2)}x /status)`);
+    console.log(`HTTP search, answer cache off (ANSWER_CACHE_MB=0):  p50 ${ms(raw.p50)}  p99 ${ms(raw.p99)}  ${raw.rps.toFixed(0)} req/s`);
+    console.log(`baseline, HTTP /status on that server:             p50 ${ms(near.p50)}  p99 ${ms(near.p99)}  ${near.rps.toFixed(0)} req/s`);
+    console.log(`ratio uncached search//status: p50 ${(raw.p50 / near.p50).toFixed(2)}x, req/s ${(near.rps / raw.rps).toFixed(2)}x slower (target <= 2x)`);
   } finally {
     await uncached.stop();
   }

@@ -51,18 +51,8 @@ export function ask(index: CatalogIndex, source: SearchSource, input: AskInput):
   const terms = keywords.length > 0 ? keywords : words;
   const searchIn = (text: string) =>
     runSearch(index, source, new URLSearchParams({ q: text, lang, fallback: 'en', per_page: '100' })).body.data;
-  // Every keyword first; if nothing has them all, any keyword, ranked by how many it has.
-  let hits = terms.length > 0 ? searchIn(terms.join(' ')) : [];
-  if (hits.length === 0 && terms.length > 1) {
-    const score = new Map<string, { hit: (typeof hits)[number]; n: number }>();
-    for (const term of terms) {
-      for (const hit of searchIn(term)) {
-        const seen = score.get(hit.slug);
-        score.set(hit.slug, { hit: seen?.hit ?? hit, n: (seen?.n ?? 0) + 1 });
-      }
-    }
-    hits = [...score.values()].sort((a, b) => b.n - a.n).map((s) => s.hit);
-  }
+  // Posts with every keyword first, then those with most (the search ranks them so).
+  const hits = terms.length > 0 ? searchIn(terms.join(' ')) : [];
   return {
     status: 'success',
     query,

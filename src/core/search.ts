@@ -5,11 +5,13 @@ import { readContent, readPage, readSearchText, type Params } from './params.ts'
 import { meta, summary, type ResponseMeta, type Summary } from './shape.ts';
 import { snippet } from './snippet.ts';
 import { cut, pageWindow, type Window } from './window.ts';
-import { fold, tokens } from '../search/encoders.ts';
-import type { SearchSource } from './types.ts';
+import { fold } from '../search/encoders.ts';
+import type { SearchMatch, SearchSource } from './types.ts';
 
 export interface SearchHit extends Summary {
   snippet: string;
+  /** The query's words (in Chinese and Japanese, what was written together) this post holds in no form, as typed in lower case; [] when it holds them all: such posts rank after those holding every word. */
+  missing_words: string[];
 }
 
 export interface ImageRecord {
@@ -55,6 +57,14 @@ interface Found {
   id: number;
   resolved: Resolved;
   summary: Summary;
+}
+
+/** A match: the post, and the query's words it lacks. */
+interface Hit {
+  found: Found;
+  missing: string[];
+  /** The match it came from (its snippet's terms). */
+  match: SearchMatch;
 }
 
 /**
@@ -111,27 +121,33 @@ function totalImages(index: CatalogIndex, found: readonly Found[]): number {
   return total;
 }
 
-/** Posts matching in `lang`; with fallback, untranslated posts are searched in English and interleaved. */
-function matches(index: CatalogIndex, source: SearchSource, lang: string, fallback: boolean, text: string): Found[] {
-  const t = tables(index, lang);
-  const own: Found[] = [];
-  for (const id of source.match(lang, text)) {
-    const f = t.own[id];
-    if (f) own.push(f);
+/** The hits of `ids` that `table` holds (the posts of one language state). */
+function hitsOf(table: (Found | undefined)[], match: SearchMatch): Hit[] {
+  const out: Hit[] = [];
+  for (const id of match.ids) {
+    const found = table[id];
+    if (found) out.push({ found, missing: match.missing(id), match });
   }
+  return out;
+}
+
+/**
+ * Posts matching in `lang`; with fallback, untranslated posts are searched in English and
+ * interleaved, those holding every word first (each list ranks them first; the stable sort keeps
+ * the interleaving within each count of missing words).
+ */
+function matches(index: CatalogIndex, source: SearchSource, lang: string, fallback: boolean, text: string): Hit[] {
+  const t = tables(index, lang);
+  const own = hitsOf(t.own, source.match(lang, text));
   if (!fallback || lang === DEFAULT_LANGUAGE) return own;
   // A post in `lang` is never in `stand`, so the English matches need no check against `own`.
-  const english: Found[] = [];
-  for (const id of source.match(DEFAULT_LANGUAGE, text)) {
-    const f = t.stand[id];
-    if (f) english.push(f);
-  }
-  const merged: Found[] = [];
+  const english = hitsOf(t.stand, source.match(DEFAULT_LANGUAGE, text));
+  const merged: Hit[] = [];
   for (let i = 0; i < Math.max(own.length, english.length); i++) {
     if (own[i]) merged.push(own[i]!);
     if (english[i]) merged.push(english[i]!);
   }
-  return merged;
+  return merged.sort((a, b) => a.missing.length - b.missing.length);
 }
 
 function imagesOf(hits: readonly Found[]): ImageRecord[] {
@@ -165,18 +181,25 @@ export function runSearch(index: CatalogIndex, source: SearchSource, params: Par
   const { lang, fallback } = readContent(params);
   const range = window ?? pageWindow(readPage(params));
   const required = phrases(text);
-  let found = matches(index, source, lang, fallback, text.replace(/"/g, ' '));
+  let hits = matches(index, source, lang, fallback, text.replace(/"/g, ' '));
   if (required.length > 0) {
-    found = found.filter(({ id, resolved: r }) => {
+    hits = hits.filter(({ found: { id, resolved: r } }) => {
       const hay = plain(r.lang, `${r.entry.title} ${source.text(r.lang, id) ?? ''}`);
       return required.every((p) => hay.includes(plain(r.lang, p)));
     });
   }
-  const slice = cut(found, range);
+  const found = hits.map((h) => h.found);
+  const page = cut(hits, range);
+  const slice = page.map((h) => h.found);
   // The query's words in each language a result is in (`lang`, and English for fallbacks).
-  const terms = new Map<string, [string[], string[]]>();
-  const termsIn = (l: string) => terms.get(l) ?? terms.set(l, [tokens(l, text), source.forms(l, text)]).get(l)!;
-  const data = slice.map(({ id, resolved: r, summary }) => ({ ...summary, snippet: snippet(r.lang, source.text(r.lang, id) ?? '', ...termsIn(r.lang)) }));
+  // Each result's snippet looks for the query's words its text holds, then their other forms (in `lang`, and English for fallbacks).
+  const forms = new Map<string, string[]>();
+  const formsIn = (l: string) => forms.get(l) ?? forms.set(l, source.forms(l, text)).get(l)!;
+  const data = page.map(({ found: { id, resolved: r, summary }, missing, match }) => ({
+    ...summary,
+    snippet: snippet(r.lang, source.text(r.lang, id) ?? '', match.terms(id), formsIn(r.lang)),
+    missing_words: missing,
+  }));
   return {
     offset: range.offset,
     body: {

@@ -142,10 +142,20 @@ export interface BodyStore {
 /** Posts (positions in the catalog's posts) as a search finds them, most relevant first; read-only (it may be the index itself). */
 export type Ids = ArrayLike<number> & Iterable<number>;
 
+/** A search's matches in one language. */
+export interface SearchMatch {
+  /** Posts holding at least one word of the query, those holding every word first, then those holding most (README, "What search matches"). */
+  ids: Ids;
+  /** The query's words (queryUnits: in Chinese and Japanese what was written together), as typed in lower case, that a post of `ids` holds in no form; [] when it holds them all. */
+  missing(id: number): string[];
+  /** The query's words (folded) a post of `ids` holds as written or as the start of a longer word: what its snippet looks for first (the others are not in its text). */
+  terms(id: number): string[];
+}
+
 /** The prebuilt search indexes, as the core sees them. */
 export interface SearchSource {
-  /** Posts matching every word of `text` in `lang` (positions in the catalog's posts), most relevant first. */
-  match(lang: string, text: string): Ids;
+  /** Posts matching words of `text` in `lang` (positions in the catalog's posts), most relevant first. */
+  match(lang: string, text: string): SearchMatch;
   /** Plain text of a post's body in a language (the post by its position in the catalog). */
   text(lang: string, id: number): string | undefined;
   /** The words `text` matches in `lang` besides its own words and those they begin (other forms, corrected typos): what snippets show. */

@@ -34,7 +34,7 @@ No key is needed; never send an Authorization header. Full reference: ${u('/open
       `Search the essays of ${site.name} by words or by question, in any of 14 languages.`,
       `# Search essays from ${site.name}
 
-- Words: \`GET ${u('/api/search')}?q=<words>&lang=<code>\` returns summaries with \`snippet\`, ranked (the words themselves, then their other forms, then typos; within each by BM25F relevance: title and summary above body, more mentions in a shorter post first, rarer words weigh more); \`"quoted words"\` match as a phrase, exactly; \`total\` counts all matches; \`suggestion\` is the query with a word no post holds replaced by the nearest one (did you mean), else null.
+- Words: \`GET ${u('/api/search')}?q=<words>&lang=<code>\` returns summaries with \`snippet\` and \`missing_words\`, ranked (posts holding every word first, then those holding most: \`missing_words\` names the query's words a result lacks, [] when it has them all; then the words themselves, then their other forms, then typos; within each by BM25F relevance: title and summary above body, more mentions in a shorter post first, rarer words weigh more); \`"quoted words"\` match as a phrase, exactly; \`total\` counts all matches; \`suggestion\` is the query with a word no post holds replaced by the nearest one (did you mean), else null.
 - Streaming: \`GET ${u('/api/stream/search')}?q=<words>\` sends signed SSE events \`status\`, \`result\`, \`done\` (with \`total\` and \`suggestion\`).
 - Questions: \`POST ${u('/ask')}\` with \`{"query": "<question>"}\` answers \`{status, query, site, response: [{url, name, description, date}]}\`.
 - MCP: the \`search_posts\` tool at \`${u('/mcp')}\` returns the same body as \`/api/search\`.

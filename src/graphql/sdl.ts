@@ -129,6 +129,8 @@ ${POST_FIELDS}}
 type SearchHit implements PostFields {
 ${POST_FIELDS}  "Plain text around the best match (the word searched whole where the text has it), with an ellipsis where a sentence is cut."
   snippet: String!
+  "The query's words this post holds in no form, as typed in lower case (in Chinese and Japanese what was written together counts as one); empty when it holds them all: posts holding every word rank first, then those holding most (REST's missing_words)."
+  missingWords: [String!]!
 }
 
 "A post with its body (the REST post detail)."

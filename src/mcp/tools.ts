@@ -42,7 +42,7 @@ const PAGE = { page: 'page', per_page: 'per_page' };
 const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
 
 const listing = (body: Collection | SearchBody, heading: string) =>
-  [heading, ...body.data.map((p, i) => `${i + 1}. ${p.title} (${p.date.slice(0, 10)}, ${p.language})\n   ${p.url}\n   ${'snippet' in p ? p.snippet : p.summary ?? ''}`)].join('\n');
+  [heading, ...body.data.map((p, i) => `${i + 1}. ${p.title} (${p.date.slice(0, 10)}, ${p.language})\n   ${p.url}\n   ${'snippet' in p ? p.snippet : p.summary ?? ''}${'missing_words' in p && p.missing_words.length > 0 ? `\n   Missing: ${p.missing_words.join(', ')}` : ''}`)].join('\n');
 
 async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
   try {
@@ -105,7 +105,7 @@ export const TOOLS: Tool[] = [
   {
     name: 'search_posts',
     title: 'Search posts',
-    description: 'Full-text search in one language, most relevant first, with snippets; other forms of a word (walked for walk) and typos (tidle for tide) match too, ranked after the word itself; quoted words match as a phrase; suggestion is the query it likely means (did you mean), else null. Same answer as GET /api/search.',
+    description: 'Full-text search in one language, most relevant first, with snippets; other forms of a word (walked for walk) and typos (tidle for tide) match too, ranked after the word itself; quoted words match as a phrase; posts holding every word come first, then those holding most, each naming the words it lacks (missing_words); suggestion is the query it likely means (did you mean), else null. Same answer as GET /api/search.',
     rest: 'GET /api/search',
     inputSchema: input(
       { query: { type: 'string', minLength: 1, maxLength: QUERY_MAX_CHARS, description: 'Search words ("quoted words" match as a phrase)' }, lang, fallback, page, per_page: perPage },

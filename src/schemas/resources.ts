@@ -66,8 +66,12 @@ const summaryRequired = ['slug', 'title', 'date', 'author', 'url', 'featured_ima
 export const postSummary = object(summaryProperties, summaryRequired, 'A post without its body');
 
 export const searchHit = object(
-  { ...summaryProperties, snippet: str('Plain text around the best match; "…" where cut') },
-  [...summaryRequired, 'snippet'],
+  {
+    ...summaryProperties,
+    snippet: str('Plain text around the best match; "…" where cut'),
+    missing_words: array(str(), 'The query\'s words this post holds in no form (not as written, in another form nor a typo away), as typed in lower case; in Chinese and Japanese what was written together counts as one. Empty when it holds them all: posts holding every word rank first, then those holding most'),
+  },
+  [...summaryRequired, 'snippet', 'missing_words'],
   'A post summary with the search snippet',
 );
 
@@ -179,7 +183,7 @@ export const searchBody = object(
     data: array(searchHit),
     meta: responseMeta,
     query: str('The query, echoed'),
-    total: int('All matches', 0),
+    total: int('All matches: posts holding at least one of the query\'s words (see missing_words)', 0),
     images: array(imageRecord, 'Images of the returned results'),
     total_images: int('Images of all matches', 0),
     suggestion: { type: 'string', nullable: true, description: 'Did you mean: the query with each word no post holds in any form (nor a typo away) replaced by the nearest word posts hold, when that finds posts; null otherwise' },

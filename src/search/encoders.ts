@@ -1,4 +1,5 @@
 import { language } from '../core/languages.ts';
+import { TRADITIONAL_SIMPLIFIED } from './zh-traditional.ts';
 
 /**
  * Script-aware text folding and tokenising, one place for index, query and snippets
@@ -23,6 +24,18 @@ const LETTERS: Record<string, string> = { ı: 'i', ß: 'ss', đ: 'd', ё: 'е' }
 const LETTER = /[ıßđё]/g;
 const COMBINING = /[\u0300-\u036f]/g;
 
+/** Chinese: traditional characters as their simplified forms (OpenCC's table, one character each: lengths are kept), made on first use. */
+let simplified: Map<string, string> | undefined;
+const HAN = /\p{Script=Han}/gu;
+function toSimplified(s: string): string {
+  if (!simplified) {
+    const cs = [...TRADITIONAL_SIMPLIFIED];
+    simplified = new Map();
+    for (let i = 0; i + 1 < cs.length; i += 2) simplified.set(cs[i]!, cs[i + 1]!);
+  }
+  return s.replace(HAN, (c) => simplified!.get(c) ?? c);
+}
+
 export function fold(lang: string, text: string): string {
   // ASCII folds to its lower case in every language (Turkish's I too: it becomes ı, then i below),
   // without the normalisations and replacements (a third of a query's matching time).
@@ -34,6 +47,8 @@ export function fold(lang: string, text: string): string {
   else s = s.toLowerCase();
   if (LATIN_FOLDED.has(lang) || lang === 'ru') return s.replace(LETTER, (c) => LETTERS[c]!).normalize('NFD').replace(COMBINING, '').normalize('NFC');
   if (lang === 'ar') s = s.replace(ARABIC_MARKS, '').replace(/[أإآٱ]/g, 'ا').replace(/ى/g, 'ي').replace(/ة/g, 'ه');
+  // A reader may type traditional characters (地圖) for a simplified text (地图): both fold to simplified.
+  if (lang === 'zh') s = toSimplified(s);
   // Latin words quoted inside other scripts fold the same way as in Latin languages.
   return s.replace(/[\u00C0-\u024F]/g, (c) => c.normalize('NFD').replace(COMBINING, ''));
 }

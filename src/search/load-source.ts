@@ -1,6 +1,6 @@
 import { LANGUAGE_CODES } from '../core/languages.ts';
 import type { SearchSource } from '../core/types.ts';
-import { languageSearch, otherFormsOf, query, suggestion, type LanguageSearch } from './search-index.ts';
+import { languageSearch, otherFormsOf, query, suggestion, unitsIn, type LanguageSearch } from './search-index.ts';
 import type { StemTable } from './stem-groups.ts';
 import { openRuns, type IndexHeader } from './index-codec.ts';
 import { openTexts } from './texts-codec.ts';
@@ -57,7 +57,8 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     const [header, data, words, texts, stems] = preread?.get(lang) ?? FILES(lang).map((n) => need(n, reader.readSync!(n)));
     const vocabulary = decodeJson<string[]>(words!);
     const runs = openRuns(decodeJson<IndexHeader>(header!), data!, vocabulary.length);
-    hit = { search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!)), text: openTexts(texts!) };
+    const text = openTexts(texts!);
+    hit = { search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!), text), text };
     preread?.delete(lang);
     loaded.set(lang, hit);
     loadMs.set(lang, performance.now() - started);
@@ -82,16 +83,19 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     loadMs,
     loadAll,
     match(lang, text) {
-      const found = query(language(lang).search, text);
+      const { ids, units, missing, words, written } = query(language(lang).search, text);
       warmInBackground();
-      return found;
+      return { ids, missing: (id) => unitsIn(units, missing.get(id) ?? 0), terms: (id) => unitsIn(words, written(id)) };
     },
     text: (lang, id) => language(lang).text(id),
     forms: (lang, text) => otherFormsOf(language(lang).search, text),
     suggest(lang, text) {
       const search = language(lang).search;
       const suggested = suggestion(search, text);
-      return suggested !== undefined && query(search, suggested).length > 0 ? suggested : undefined;
+      if (suggested === undefined) return undefined;
+      // The suggestion must find a post holding all its words (those rank first).
+      const { ids, missing } = query(search, suggested);
+      return ids.length > 0 && !missing.has(ids[0]!) ? suggested : undefined;
     },
   };
 }

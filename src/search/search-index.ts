@@ -1,5 +1,7 @@
 import { Document, Encoder } from 'flexsearch';
-import { tokens } from './encoders.ts';
+import { fold, segment, SPLIT, tokens } from './encoders.ts';
+import { language } from '../core/languages.ts';
+import { holdsNear, queryUnits, type QueryUnit } from './query-units.ts';
 import type { Ids } from '../core/types.ts';
 import { runOf, type Runs } from './index-codec.ts';
 import { bodyCount, headCount, idf, wordScore, type SearchDoc } from './relevance.ts';
@@ -43,23 +45,45 @@ export interface LanguageSearch {
   /**
    * Per-query scratch by id, nothing cleared between queries: the last query word that matched it
    * (a generation number), the tier that word matched in and its counts there, and the query's tier
-   * (the worst of its words') and score so far.
+   * (the worst of its matched words') and score so far.
    */
-  marks: { seen: Uint32Array; wordTier: Uint16Array; head: Uint16Array; body: Uint16Array; tier: Uint16Array; score: Float64Array; generation: number };
+  marks: {
+    seen: Uint32Array;
+    wordTier: Uint16Array;
+    head: Uint16Array;
+    body: Uint16Array;
+    tier: Uint16Array;
+    score: Float64Array;
+    generation: number;
+    /** The last query that matched the id (a query number), a bit per query word it matched, and one per word it holds as written (or begins). */
+    inQuery: Uint32Array;
+    mask: Uint32Array;
+    written: Uint32Array;
+    queries: number;
+  };
   /** Each query word's forms, as `formsOf` found them (queries repeat). */
   forms: Map<string, Tiers>;
+  /** A post's plain text (the snippets' texts), for what only the text can tell: characters written together. */
+  text?: (id: number) => string | undefined;
+  /** Vocabulary words as the posts write them, by position (surfaceForm: a scan of a post's text each). */
+  surface?: Map<number, string>;
+  /** How often each pair of neighbouring letters occurs in the vocabulary (letterPairs). */
+  pairs?: Map<string, number>;
+  /** The last posts' texts folded (writesRun). */
+  folded?: Map<number, string>;
   /** Chinese and Japanese: per character, the vocabulary positions whose word holds it (made on first use). */
   characters?: Map<string, number[]>;
 }
 
 /** `stems`: the build's stem table (made from the vocabulary when not given). */
-export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number, stems: StemTable = stemTable(lang, vocabulary)): LanguageSearch {
+export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number, stems: StemTable = stemTable(lang, vocabulary), text?: (id: number) => string | undefined): LanguageSearch {
   return {
     lang,
+    ...(text ? { text } : {}),
     runs,
     vocabulary,
     stems: stemGroups(stems),
-    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0 },
+    marks: { seen: new Uint32Array(ids), wordTier: new Uint16Array(ids), head: new Uint16Array(ids), body: new Uint16Array(ids), tier: new Uint16Array(ids), score: new Float64Array(ids), generation: 0, inQuery: new Uint32Array(ids), mask: new Uint32Array(ids), written: new Uint32Array(ids), queries: 0 },
     forms: new Map(),
   };
 }
@@ -178,9 +202,70 @@ function typos(search: LanguageSearch, word: string, form: readonly number[]): n
   return out;
 }
 
+/** Query words shorter than this (in letters) are not taken for a common word with one letter replaced (otherWord). */
+export const SHORT_WORD = 6;
+/** A word in at least this share of a language's posts is common. */
+export const COMMON_SHARE = 0.5;
+
+/** Whether `a` and `b` (one edit apart) differ by one letter replaced, not one added, dropped or two swapped. */
+function replacesLetter(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let first = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (first >= 0) return !(i === first + 1 && a[first] === b[i] && a[i] === b[first]);
+    first = i;
+  }
+  return true;
+}
+
+/** A letter pair the language's words use: seen this often in its vocabulary (word starts and ends count as letters). */
+const PAIR_SEEN = 2;
+
+/** How often each pair of neighbouring letters occurs in the vocabulary (^ and $ mark a word's start and end), made on first use. */
+function letterPairs(search: LanguageSearch): Map<string, number> {
+  if (search.pairs) return search.pairs;
+  const pairs = new Map<string, number>();
+  for (const word of search.vocabulary) {
+    let before = '^';
+    for (const c of word + '$') {
+      const pair = before + c;
+      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      before = c;
+    }
+  }
+  return (search.pairs = pairs);
+}
+
+/** Whether `word` is spelled as the language's words are: each of its letter pairs is one they use (PAIR_SEEN). */
+function wordLike(search: LanguageSearch, word: string): boolean {
+  const pairs = letterPairs(search);
+  let before = '^';
+  for (const c of word + '$') {
+    if ((pairs.get(before + c) ?? 0) < PAIR_SEEN) return false;
+    before = c;
+  }
+  return true;
+}
+
+/**
+ * Whether a short query word one letter from a common word of the posts is more likely another
+ * word of the language than that word mistyped (ekmek, bread, is not etmek; रोटी is not छोटी): a
+ * short word has many real words one letter away, the posts hold only their common ones, and a
+ * reader seldom searches for a word most posts hold. Only a word spelled as the language's words
+ * are (wordLike) is taken for one: a slip usually makes a letter pair the language never writes
+ * (thxre, stiln). Such a word is not corrected (nor suggested).
+ */
+function otherWord(search: LanguageSearch, word: string, position: number, distance: number): boolean {
+  const { runs, vocabulary } = search;
+  if (distance !== 1 || [...word].length >= SHORT_WORD || !replacesLetter(word, vocabulary[position]!)) return false;
+  return runs.table[position + 1]! - runs.table[position]! >= COMMON_SHARE * runs.collection.docs && wordLike(search, word);
+}
+
 /**
  * Vocabulary words at most `edits` from `word`, as [position, distance]: nearest first, then those
- * with its first letter (a typo seldom starts a word), then those in most posts.
+ * with its first letter (a typo seldom starts a word), then those in most posts; none that `word`
+ * is likely another word than (otherWord).
  */
 function nearWords(search: LanguageSearch, word: string, edits: number): [number, number][] {
   if (edits === 0) return [];
@@ -188,31 +273,93 @@ function nearWords(search: LanguageSearch, word: string, edits: number): [number
   const found: [number, number, number][] = [];
   for (let i = 0; i < vocabulary.length; i++) {
     const d = editDistance(word, vocabulary[i]!, edits);
-    if (d <= edits) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[i + 1]! - runs.table[i]!]);
+    if (d <= edits && !otherWord(search, word, i, d)) found.push([i, d + (vocabulary[i]![0] === word[0] ? 0 : 0.5), runs.table[i + 1]! - runs.table[i]!]);
   }
   return found.sort((a, b) => a[1] - b[1] || b[2] - a[2]).map(([p, d]) => [p, Math.floor(d)]);
 }
 
+/** A query's matches: ranked ids, and per id that lacks some of the query's units, which (`missing`). */
+export interface Match {
+  ids: Ids;
+  /** The query's units by name (queryUnits), in order. */
+  units: readonly string[];
+  /** Per id holding only some units: a bit per unit it lacks (bit i: units[i]); absent when it holds all. */
+  missing: ReadonlyMap<number, number>;
+  /** The query's words (folded, distinct), and per id a bit for each it holds as written or as the start of a longer word (what its snippet can show). */
+  words: readonly string[];
+  written(id: number): number;
+}
+
+/** Words a query is matched by (a bit each in a 32-bit mask); a query of 256 characters seldom has more distinct ones. */
+export const MAX_WORDS = 32;
+const NONE: ReadonlyMap<number, number> = new Map();
+/** The tier of the longer words a word begins (Tiers): it and the word itself are the word as written. */
+const LONGER = 1;
+/** The first typo tier (Tiers): what a unit held only one kana off ranks with. */
+const TYPO_TIER = 3;
+
+/** Units whose bits are set in `mask`. */
+export const unitsIn = (units: readonly string[], mask: number): string[] => (mask === 0 ? [] : units.filter((_, i) => (mask >>> i) & 1));
+
+/** The units of `text` with their words' bits (distinct words, MAX_WORDS at most: units past them are left out). */
+function unitsOf(lang: string, text: string) {
+  const bit = new Map<string, number>();
+  const units: (QueryUnit & { bits: number })[] = [];
+  for (const unit of queryUnits(lang, text)) {
+    const fresh = unit.tokens.filter((t) => !bit.has(t));
+    if (bit.size + fresh.length > MAX_WORDS) break;
+    for (const t of fresh) bit.set(t, bit.size);
+    units.push({ ...unit, bits: unit.tokens.reduce((m, t) => (m | (1 << bit.get(t)!)) >>> 0, 0) });
+  }
+  return { words: [...bit.keys()], units };
+}
+
 /**
- * Ids matching every word of the query (each in one of its forms, formsOf), ranked by the worst tier
- * any word matched in (the word itself, the longer words it begins, its other forms, then typos:
- * the likeliest meant word first, each before its forms), then by relevance (relevance.ts: the sum
- * of each word's BM25F score, its counts summed over the forms of the tier it matched in, its idf
- * from the posts any of its forms matched), then by id. A query of one word that stands for one word
- * of the vocabulary is that word's run, read in place (the build ranked it so).
+ * Whether post `id` writes `run` (a query's single characters standing together): in its text as
+ * written (a native search), else, for a text whose characters fold (traditional Chinese), in its
+ * folded text, folding at most FOLDS texts a query (a whole text's folding is the costly part).
  */
-export function query(search: LanguageSearch, text: string): Ids {
+const FOLDS = 8;
+function writesRun(search: LanguageSearch, id: number, run: string, budget: { folds: number }): boolean {
+  const text = search.text?.(id) ?? '';
+  if (text.includes(run)) return true;
+  const cache = (search.folded ??= new Map());
+  let folded = cache.get(id);
+  if (folded === undefined) {
+    if (budget.folds <= 0) return false;
+    budget.folds--;
+    if (cache.size >= 64) cache.clear();
+    cache.set(id, (folded = fold(search.lang, text)));
+  }
+  return folded.includes(run);
+}
+
+/**
+ * Ids holding at least one unit of the query (queryUnits: a word, or in Chinese and Japanese what
+ * was written together), a word held in one of its forms (formsOf); ranked first by how many units
+ * they lack (none first: posts holding every unit, then those holding most), then by the worst
+ * tier any word matched in (the word itself, the longer words it begins, its other forms, then
+ * typos: the likeliest meant word first, each before its forms), then by relevance (relevance.ts:
+ * the sum of each matched word's BM25F score, its counts summed over the forms of the tier it
+ * matched in, its idf from the posts any of its forms matched), then by id. A query of one word
+ * that stands for one word of the vocabulary is that word's run, read in place (the build ranked it so).
+ */
+export function query(search: LanguageSearch, text: string): Match {
   const { runs, marks } = search;
   const { table, ids: runIds, counts, norms, collection } = runs;
-  const { seen, wordTier, head, body, tier: rank, score } = marks;
-  const words = tokens(search.lang, text);
-  const forms = (words.length > 1 ? [...new Set(words)] : words).map((w) => formsOf(search, w));
-  if (forms.length === 1) {
+  const { seen, wordTier, head, body, tier: rank, score, inQuery, mask, written } = marks;
+  const { words, units } = unitsOf(search.lang, text);
+  const names = units.map((u) => u.name);
+  const forms = words.map((w) => formsOf(search, w));
+  if (forms.length === 1 && units[0]!.runs.length === 0) {
     const all = forms[0]!.flat();
-    if (all.length === 1) return runOf(runs, all[0]!);
+    // The word's one vocabulary word: the word itself, a longer one it begins, or another form (then no post writes the word).
+    const asWritten = forms[0]![0]!.length + forms[0]![1]!.length > 0 ? 1 : 0;
+    if (all.length === 1) return { ids: runOf(runs, all[0]!), units: names, missing: NONE, words, written: () => asWritten };
   }
-  let matched: number[] | undefined;
-  for (const tiers of forms) {
+  const queryMark = ++marks.queries;
+  const union: number[] = [];
+  forms.forEach((tiers, w) => {
     const wordMark = ++marks.generation;
     const touched: number[] = [];
     tiers.forEach((positions, tier) => {
@@ -234,25 +381,66 @@ export function query(search: LanguageSearch, text: string): Ids {
       }
     });
     const weight = idf(collection.docs, touched.length);
-    if (matched === undefined) {
-      for (const id of touched) {
-        rank[id] = wordTier[id]!;
-        score[id] = wordScore(weight, head[id]!, body[id]!, norms, id);
+    for (const id of touched) {
+      if (inQuery[id] !== queryMark) {
+        inQuery[id] = queryMark;
+        mask[id] = 0;
+        written[id] = 0;
+        rank[id] = 0;
+        score[id] = 0;
+        union.push(id);
       }
-      matched = touched;
-    } else {
-      let kept = 0;
-      for (const id of matched) {
-        if (seen[id] !== wordMark) continue;
-        rank[id] = Math.max(rank[id]!, wordTier[id]!);
-        score[id]! += wordScore(weight, head[id]!, body[id]!, norms, id);
-        matched[kept++] = id;
-      }
-      matched.length = kept;
+      mask[id]! |= 1 << w;
+      if (wordTier[id]! <= LONGER) written[id]! |= 1 << w;
+      rank[id] = Math.max(rank[id]!, wordTier[id]!);
+      score[id]! += wordScore(weight, head[id]!, body[id]!, norms, id);
     }
-    if (matched.length === 0) return [];
+  });
+  // Each id's units: held when it holds each word, the runs written together (where the text is
+  // at hand); a kana unit nothing holds exactly, when the text holds it one kana off.
+  const held = new Map<number, number>();
+  const budget = { folds: FOLDS };
+  units.forEach((unit, u) => {
+    let any = false;
+    for (const id of union) {
+      if ((mask[id]! & unit.bits) >>> 0 !== unit.bits) continue;
+      if (search.text && unit.runs.some((r) => !writesRun(search, id, r, budget))) continue;
+      held.set(id, (held.get(id) ?? 0) | (1 << u));
+      any = true;
+    }
+    if (any || !unit.kana || !search.text) return;
+    for (const id of union) {
+      // Kana fold to themselves: the text as written is compared.
+      if ((mask[id]! & unit.bits) === 0 || !holdsNear(search.text(id) ?? '', unit.kana)) continue;
+      held.set(id, (held.get(id) ?? 0) | (1 << u));
+      rank[id] = Math.max(rank[id]!, TYPO_TIER);
+    }
+  });
+  const all = units.length === 32 ? 0xffffffff : 2 ** units.length - 1;
+  const kept: number[] = [];
+  let worst = 0;
+  for (const id of union) if (held.has(id) && rank[id]! > worst) worst = rank[id]!;
+  let missing: Map<number, number> | undefined;
+  // Kept apart from the scratch, which the next query overwrites.
+  const writtenOf = new Map<number, number>();
+  for (const id of union) {
+    const has = held.get(id);
+    if (has === undefined) continue;
+    kept.push(id);
+    writtenOf.set(id, written[id]!);
+    const lacks = (all & ~has) >>> 0;
+    if (lacks === 0) continue;
+    (missing ??= new Map()).set(id, lacks);
+    // Lacking more units outranks any tier: the class is the count lacked, then the tier.
+    rank[id] = Math.min(0xffff, bitCount(lacks) * (worst + 1) + rank[id]!);
   }
-  return ranked(matched ?? [], rank, score);
+  return { ids: ranked(kept, rank, score), units: names, missing: missing ?? NONE, words, written: (id) => writtenOf.get(id) ?? 0 };
+}
+
+function bitCount(n: number): number {
+  let c = 0;
+  for (; n; n &= n - 1) c++;
+  return c;
 }
 
 /**
@@ -292,19 +480,51 @@ export function otherFormsOf(search: LanguageSearch, text: string): string[] {
 
 /**
  * The query with each word the vocabulary holds in no form replaced by the nearest word it holds
- * (fewest edits, then the word in most posts; one edit for words of 3 and 4 letters), or
- * undefined when it holds every word or has nothing near one.
+ * (fewest edits, then the word in most posts; one edit for words of 3 and 4 letters), written as
+ * the posts write it (surfaceForm), the other words as typed; or undefined when it
+ * holds every word or has nothing near one.
  */
 export function suggestion(search: LanguageSearch, text: string): string | undefined {
   let changed = false;
-  const words = tokens(search.lang, text).map((word) => {
+  const words = queryUnits(search.lang, text).map(({ typed, tokens: [word, ...more] }) => {
+    if (word === undefined || more.length > 0) return typed;
     const [itself, longer, form, typo] = formsOf(search, word);
-    if (itself.length > 0 || longer.length > 0 || form.length > 0) return word;
+    if (itself.length > 0 || longer.length > 0 || form.length > 0) return typed;
     // The typo tier starts with the nearest word; a word too short for typos looks one edit away.
     const near = typo?.[0] ?? (ideographic(word) || [...word].length < 3 ? undefined : nearWords(search, word, 1)[0]?.[0]);
-    if (near === undefined) return word;
+    if (near === undefined) return typed;
     changed = true;
-    return search.vocabulary[near]!;
+    return surfaceForm(search, near);
   });
   return changed ? words.join(' ') : undefined;
+}
+
+/**
+ * The vocabulary word at `position` as a post writes it (Bäcker, Großvater: the vocabulary is
+ * folded): its first spelling in lower case in the first post holding it, else its first spelling
+ * there (a German noun), else the folded word (one only the title holds).
+ */
+export function surfaceForm(search: LanguageSearch, position: number): string {
+  const cache = (search.surface ??= new Map());
+  let form = cache.get(position);
+  if (form === undefined) {
+    if (cache.size >= REMEMBERED) cache.clear();
+    cache.set(position, (form = writtenForm(search, position)));
+  }
+  return form;
+}
+
+function writtenForm(search: LanguageSearch, position: number): string {
+  const word = search.vocabulary[position]!;
+  const [id] = runOf(search.runs, position);
+  const text = id === undefined ? undefined : search.text?.(id);
+  if (text === undefined) return word;
+  const locale = language(search.lang).locale;
+  let first: string | undefined;
+  for (const written of segment(search.lang, text).split(SPLIT)) {
+    if (!written || fold(search.lang, written) !== word) continue;
+    if (written === written.toLocaleLowerCase(locale)) return written;
+    first ??= written;
+  }
+  return first ?? word;
 }

@@ -43,11 +43,18 @@ const IDEOGRAPHIC = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scr
 /** Whether a word is written in syllables or ideographs (Chinese, Japanese, Korean), where no typo is assumed. */
 export const ideographic = (word: string) => IDEOGRAPHIC.test(word);
 
+/** Japanese kana: a word of KANA_MIN or more tolerates one kana off (チェックサン for チェックサム); shorter ones are other words one kana away. */
+export const KANA_MIN = 5;
+const KANA = /^[\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u;
+export const isKana = (word: string) => KANA.test(word);
+
 /**
  * Edits a typo may hold in a query word of `length` characters: one from 4 letters (a 5-letter word
- * less a letter, and Arabic, which writes no short vowels), two from 9. bench:search measures the rule.
+ * less a letter, and Arabic, which writes no short vowels), two from 9; one in a word of KANA_MIN
+ * kana or more; none in other syllables and ideographs. bench:search measures the rule.
  */
 export function typoEdits(word: string, length = [...word].length): number {
+  if (isKana(word)) return length >= KANA_MIN ? 1 : 0;
   if (ideographic(word)) return 0;
   return length >= 9 ? 2 : length >= 4 ? 1 : 0;
 }

@@ -9,8 +9,9 @@ const encoded = boundedCache<Uint8Array | null>(16 * 1024 * 1024, (b) => b?.byte
 function encode(body: Uint8Array, coding: 'br' | 'gzip', key: string): Uint8Array | null {
   let hit = encoded.get(key);
   if (hit !== undefined) return hit;
-  // Faster settings than the build's: this runs while a client waits.
-  const out = coding === 'br' ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }) : gzipSync(body, { level: 6 });
+  // Faster settings than the build's: this runs while a client waits. Brotli quality 1 takes about a
+  // third of quality 4's time on a 5 KB search answer (40 µs against 110) for some 15 % more bytes (issue 39).
+  const out = coding === 'br' ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }) : gzipSync(body, { level: 6 });
   hit = worthCompressing(out.byteLength, body.byteLength) ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength) : null;
   encoded.set(key, hit);
   return hit;

@@ -151,20 +151,23 @@ for (const [root, base] of [['content', ''], ['sandbox', '/sandbox']] as const) 
 }
 
 describe('word forms, typos and suggestions agree across surfaces', () => {
-  test('REST, MCP, GraphQL and the stream give one order and one suggestion (walked, mapping, tidle, a miss)', async () => {
+  test('REST, MCP, GraphQL and the stream give one order, one suggestion and the same missing words (walked, mapping, tidle, a miss, a word no essay holds)', async () => {
     const client = await mcpClient(site.url);
     try {
-      for (const q of ['walked', 'mapping', 'tidle', 'walk tidle', 'mpa']) {
+      for (const q of ['walked', 'mapping', 'tidle', 'walk tidle', 'mpa', 'sourdough recipe tips', 'slow archive zzqqxx']) {
         const rest = (await get(site.url, `/api/search?q=${encodeURIComponent(q)}&per_page=100`)).json;
         const mcp = (await client.callTool({ name: 'search_posts', arguments: { query: q, per_page: 100 } })) as { structuredContent?: unknown };
         assert.deepEqual(mcp.structuredContent, rest, `MCP: ${q}`);
-        const g = await gql(site.url, 'query($q: String!) { search(query: $q, first: 100) { totalCount suggestion edges { node { slug snippet } } } }', { q });
+        const g = await gql(site.url, 'query($q: String!) { search(query: $q, first: 100) { totalCount suggestion edges { node { slug snippet missingWords } } } }', { q });
         assert.equal(g.body.data.search.suggestion, rest.suggestion, `GraphQL suggestion: ${q}`);
         assert.equal(g.body.data.search.totalCount, rest.total);
-        assert.deepEqual(g.body.data.search.edges.map((e: { node: unknown }) => e.node), rest.data.map((d: { slug: string; snippet: string }) => ({ slug: d.slug, snippet: d.snippet })));
+        type Hit = { slug: string; snippet: string; missing_words: string[] };
+        assert.deepEqual(g.body.data.search.edges.map((e: { node: unknown }) => e.node), rest.data.map((d: Hit) => ({ slug: d.slug, snippet: d.snippet, missingWords: d.missing_words })));
+        if (q.includes('zzqqxx')) assert.ok(rest.data.every((d: Hit) => d.missing_words.includes('zzqqxx')), 'the word no essay holds is named');
         const events = await readEvents(await fetch(`${site.url}/api/stream/search?q=${encodeURIComponent(q)}&per_page=100`));
-        const results = events.filter((e) => e.event === 'result').map((e) => JSON.parse(e.data).slug);
-        assert.deepEqual(results, rest.data.map((d: { slug: string }) => d.slug), `stream order: ${q}`);
+        const results = events.filter((e) => e.event === 'result').map((e) => JSON.parse(e.data));
+        assert.deepEqual(results.map((r) => r.slug), rest.data.map((d: { slug: string }) => d.slug), `stream order: ${q}`);
+        assert.deepEqual(results.map((r) => r.missing_words), rest.data.map((d: { missing_words: string[] }) => d.missing_words), `stream missing words: ${q}`);
         const done = JSON.parse(events.find((e) => e.event === 'done')!.data);
         assert.equal(done.suggestion, rest.suggestion, `stream suggestion: ${q}`);
       }

@@ -68,14 +68,14 @@ test('a query finds other forms of its words and typos, ranked exact before othe
     ['Rivers', 'The river mouth silts up; the tides move it.'],
     ['Walking', 'Nothing else here.'],
   ]);
-  assert.deepEqual([...query(search, 'walk')], [1, 3, 0], 'walk itself first; then the longer words it begins (walking, walked), the title hit first');
-  assert.deepEqual(new Set(query(search, 'walked')), new Set([0, 1, 3]), 'walked finds walk and walking');
-  assert.deepEqual([...query(search, 'walked')].slice(0, 1), [0], 'the exact form ranks first');
-  assert.deepEqual(new Set(query(search, 'map')), new Set([1]));
-  assert.deepEqual(new Set(query(search, 'mapping')), new Set([1]));
-  assert.deepEqual([...query(search, 'tidle')], [0, 2], 'a typo of tide finds tide, and tides (its form)');
-  assert.deepEqual([...query(search, 'harbour tidle')], [0], 'a typo inside a longer query');
-  assert.deepEqual([...query(search, 'xyzzy')], []);
+  assert.deepEqual([...query(search, 'walk').ids], [1, 3, 0], 'walk itself first; then the longer words it begins (walking, walked), the title hit first');
+  assert.deepEqual(new Set(query(search, 'walked').ids), new Set([0, 1, 3]), 'walked finds walk and walking');
+  assert.deepEqual([...query(search, 'walked').ids].slice(0, 1), [0], 'the exact form ranks first');
+  assert.deepEqual(new Set(query(search, 'map').ids), new Set([1]));
+  assert.deepEqual(new Set(query(search, 'mapping').ids), new Set([1]));
+  assert.deepEqual([...query(search, 'tidle').ids], [0, 2], 'a typo of tide finds tide, and tides (its form)');
+  assert.deepEqual([...query(search, 'harbour tidle').ids].slice(0, 1), [0], 'a typo inside a longer query');
+  assert.deepEqual([...query(search, 'xyzzy').ids], []);
   assert.equal(formsOf(search, 'tide').length, 3, 'a word the vocabulary holds is never corrected: no typo tiers');
   assert.deepEqual(otherFormsOf(search, 'walking'), ['walk', 'walked'], 'snippets are given the forms to show');
   assert.equal(suggestion(search, 'tidle'), 'tide');
@@ -85,10 +85,10 @@ test('a query finds other forms of its words and typos, ranked exact before othe
 
 test('typos are never assumed in Chinese, Japanese and Korean, and Korean drops particles', async () => {
   const ko = await searchOver('ko', [['바다', '바다에서 배가 떠난다'], ['산', '산은 높다']]);
-  assert.deepEqual([...query(ko, '바다는')], [0], 'without its particle 바다는 is 바다, which begins 바다에서');
-  assert.deepEqual([...query(ko, '산이')], [1]);
+  assert.deepEqual([...query(ko, '바다는').ids], [0], 'without its particle 바다는 is 바다, which begins 바다에서');
+  assert.deepEqual([...query(ko, '산이').ids], [1]);
   const zh = await searchOver('zh', [['潮汐', '潮汐能是一种可再生能源']]);
-  assert.deepEqual([...query(zh, '潮夕')], [], 'one character changed is another word');
+  assert.deepEqual([...query(zh, '潮夕').ids], [], 'one character changed is another word');
   assert.equal(suggestion(zh, '潮夕'), undefined);
   // The word itself is its own tier, though a word holding it sorts before it.
   const empty = encodeIndex({}, [], postStats([], []));
@@ -99,7 +99,7 @@ test('typos are never assumed in Chinese, Japanese and Korean, and Korean drops 
 test('every language: an inflected query finds the post holding the other form', async () => {
   for (const [lang, q, form] of FORMS) {
     const search = await searchOver(lang, [[form, `${form} ${form}`], ['x', 'y']]);
-    assert.deepEqual([...query(search, q)], [0], `${lang}: ${q} finds ${form}`);
+    assert.deepEqual([...query(search, q).ids], [0], `${lang}: ${q} finds ${form}`);
   }
 });
 
@@ -120,4 +120,17 @@ test('snippets end on a word, never on a pause or a sentence end before the elli
   assert.doesNotMatch(s, /^…[,;:]/u, s);
   const sentences = `${'One sentence ends here. '.repeat(12)}The harbour is full. ${'Another sentence ends. '.repeat(12)}`;
   assert.doesNotMatch(snippet('en', sentences, ['harbour']), /[.!?]…$/u);
+});
+
+test('query units: a word, or in Chinese and Japanese what was written together, its single characters written together', async () => {
+  const { queryUnits, holdsNear } = await import('../../src/search/query-units.ts');
+  assert.deepEqual(queryUnits('en', 'Sourdough recipe-tips').map((u) => u.name), ['sourdough', 'recipe', 'tips']);
+  const [bitRot] = queryUnits('zh', '比特腐爛');
+  assert.deepEqual([bitRot!.tokens, bitRot!.runs], [['比', '特', '腐烂'], ['比特']], 'traditional folds to simplified; 比 and 特 must stand together');
+  assert.equal(queryUnits('ja', 'チェックサン')[0]!.kana, 'チェックサン');
+  assert.ok(holdsNear('受け入れ時にチェックサムを記録し', 'チェックサン') && !holdsNear('チェックリストの仕方', 'チェックサン'));
+  const zh = await searchOver('zh', [['存档', '比特腐烂是一种危险'], ['地图', '比较特别的东西在沙漠中腐烂']]);
+  assert.deepEqual([...query(zh, '比特腐烂').ids], [0], 'the essay holding 比 and 特 apart does not hold 比特腐烂');
+  const ja = await searchOver('ja', [['記録', '受け入れ時にチェックサムを記録し'], ['他', 'チェックの仕方']]);
+  assert.deepEqual([...query(ja, 'チェックサン').ids], [0], 'one kana off');
 });
