@@ -97,7 +97,8 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
   // A clean build makes its answers once the indexes are written: beside the indexing and Astro, they
   // took its peak memory from 1.0x to 1.17x Hugo's. An incremental build, with a fraction of that
   // memory, makes them at once, and only what searches waits (the OpenAPI example).
-  if (!reuse) await searchWritten;
+  // A shard's answers (its posts') never search, and are few: made at once.
+  if (!reuse && !shard) await searchWritten;
   await timings.time('publish: API answers and discovery', async () => {
     for (const root of roots) await emitStaticApi(root, functions, out, taken, searchWritten, shard && new Set(shard.posts[root.name] ?? []));
   });
