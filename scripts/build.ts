@@ -1,7 +1,7 @@
 // `npm run build`: content -> bundles (a child process) -> Astro pages -> published answers and the
 // manifest, all in a fresh builds/<id> folder that goes live by one atomic switch of dist/current.
 // A failed build removes its folder, leaves the live build as it was, and exits 1.
-// Sharded (src/pipeline/shard/): `--shard K/N --out DIR` makes one slice of the posts' pages and
+// Sharded (src/pipeline/reuse/shard-*.ts, run-shards.ts): `--shard K/N --out DIR` makes one slice of the posts' pages and
 // answers into DIR; `--merge DIR...` makes the rest from the shards and publishes as above;
 // `--shards N` runs N shards as processes, then the merge.
 import { spawn } from 'node:child_process';
@@ -29,10 +29,10 @@ import { BUNDLE_READY } from '../src/pipeline/bundle.ts';
 import { fileSystemFailure, reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 import { translateForBuild } from '../src/translate/run.ts';
 import { describeNext, earliestScheduled, isDue, readSchedule, SCHEDULE_FILE, type BuildSchedule } from '../src/pipeline/live/schedule.ts';
-import { mismatch, parseSlice, shardInputs, shardKey, SHARD_FILE, sliceName, slicePosts, type ShardRecord } from '../src/pipeline/shard/inputs.ts';
-import { combineShards, composeDigests, readShards, selfContain, type Shard } from '../src/pipeline/shard/merge.ts';
-import { shardCache } from '../src/pipeline/shard/shard-cache.ts';
-import { runShards } from '../src/pipeline/shard/run-shards.ts';
+import { mismatch, parseSlice, shardInputs, shardKey, SHARD_FILE, sliceName, slicePosts, type ShardRecord } from '../src/pipeline/reuse/shard-inputs.ts';
+import { combineShards, composeDigests, readShards, selfContain, type Shard } from '../src/pipeline/reuse/shard-merge.ts';
+import { shardCache } from '../src/pipeline/reuse/shard-cache.ts';
+import { runShards } from '../src/pipeline/reuse/run-shards.ts';
 import { mkdir } from 'node:fs/promises';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (README "Deploy").
@@ -125,7 +125,7 @@ const writeTargets = async (layout: BuildLayout, names: string[]) => {
 // byte-identical), and only host projects it lacks are written from it.
 const digests = fileDigests(CACHE_DIR);
 const { fingerprint, code } = await inputFingerprint(ROOTS.map((r) => r.contentDir), digests);
-// A shard's and a merge's inputs (shard/inputs.ts): what a shard is cached by and the merge checks.
+// A shard's and a merge's inputs (reuse/shard-inputs.ts): what a shard is cached by and the merge checks.
 const now = slice || values.merge ? await shardInputs(ROOTS, code, digests) : undefined;
 // Kept for the next build, and for the bundle step's post digests in this one.
 digests.save();
@@ -226,7 +226,7 @@ if (slice) {
   process.env.FOLIO_SHARD = join(dir, 'shard-pages.json');
   await writeFile(process.env.FOLIO_SHARD, JSON.stringify({ posts: slicePosts(now!, slice) }));
 }
-// A merge is an incremental build from the shards, as if they were one earlier build (shard/merge.ts):
+// A merge is an incremental build from the shards, as if they were one earlier build (reuse/shard-merge.ts):
 // a folder beside this build's under builds/, marked as running so that nothing prunes it meanwhile.
 const combined = shards && buildLayout(await prepareBuildDir(PUBLISH.out, `${id}-shards`));
 // Where unchanged posts are taken from: the shards for a merge, else the live build (none for a shard).

@@ -21,7 +21,7 @@ export function reusableListPages(now: ListPageDigests, before: ListPageDigests 
 }
 
 /**
- * What a shard of a sharded build renders (src/pipeline/shard/, through FOLIO_SHARD, a file of this
+ * What a shard of a sharded build renders (src/pipeline/reuse/shard-*.ts, through FOLIO_SHARD, a file of this
  * shape): the pages of these posts, by root, and nothing else; the merge makes every other page.
  */
 export interface ShardPages {

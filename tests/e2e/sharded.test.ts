@@ -5,11 +5,11 @@ import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { slugOf, writeCorpus } from '../../bench/synthetic-corpus.ts';
-import { shardOf } from '../../src/pipeline/shard/inputs.ts';
+import { shardOf } from '../../src/pipeline/reuse/shard-inputs.ts';
 import { assertSameOutput } from '../helpers/same-output.ts';
 
 /**
- * A sharded build (src/pipeline/shard/): three shards, each its slice of the posts, merged, publish
+ * A sharded build (src/pipeline/reuse/shard-*.ts): three shards, each its slice of the posts, merged, publish
  * exactly what a one-machine build of the same content publishes; after an edit, the shards whose
  * posts did not change are taken from the cache; shards from other content or settings are refused.
  */

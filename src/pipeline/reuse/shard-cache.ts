@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { placeTree } from '../reuse/place-file.ts';
-import { SHARD_FILE, type Slice } from './inputs.ts';
+import { placeTree } from './place-file.ts';
+import { SHARD_FILE, type Slice } from './shard-inputs.ts';
 
 /** Entries kept per slice (K of N): the newest, and the one before it for a build that goes back. */
 const KEEP = 2;
@@ -10,7 +10,7 @@ const KEEP = 2;
 const ensureDir = (file: string) => mkdirSync(dirname(file), { recursive: true });
 
 /**
- * Finished shard folders by their key (inputs.ts shardKey: code, settings, shared files and the
+ * Finished shard folders by their key (shard-inputs.ts shardKey: code, settings, shared files and the
  * slice's own posts), under `<cache>/shards/<k>-of-<n>-<key>`, as hard links (nothing writes a
  * finished shard's files again): a shard whose inputs did not change is placed from here instead of
  * being built.

@@ -5,10 +5,10 @@ import { readJson } from '../../fs/read-json.ts';
 import { buildLayout, type BuildLayout } from '../roots.ts';
 import { MANIFEST_VERSION, variantSuffixes, type Manifest, type ManifestPath } from '../publish/manifest.ts';
 import { fileAt, readManifest, selfContained } from '../publish/client-files.ts';
-import { placeFile } from '../reuse/place-file.ts';
-import { DIGESTS_FILE, type BundleDigests } from '../reuse/reuse.ts';
+import { placeFile } from './place-file.ts';
+import { DIGESTS_FILE, type BundleDigests } from './reuse.ts';
 import { HOLDERS_FILE } from '../live/go-live.ts';
-import { shardOf, SHARD_FILE, type ShardRecord } from './inputs.ts';
+import { shardOf, SHARD_FILE, type ShardRecord } from './shard-inputs.ts';
 
 export interface Shard {
   dir: string;

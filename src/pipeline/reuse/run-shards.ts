@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { sliceDir } from './inputs.ts';
+import { sliceDir } from './shard-inputs.ts';
 
 /** `npm run build` as a child process with these arguments; its output lines go out prefixed. */
 function build(args: string[], prefix: string, children: Set<ChildProcess>): Promise<number> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
-import { files, SETTINGS } from '../reuse/fingerprint.ts';
-import type { FileDigests } from '../reuse/file-digests.ts';
+import { files, SETTINGS } from './fingerprint.ts';
+import type { FileDigests } from './file-digests.ts';
 
 /** A slice of a sharded build: shard `k` of `n` (1-based). */
 export interface Slice {
