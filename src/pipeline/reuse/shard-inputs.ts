@@ -67,7 +67,7 @@ export function slicePosts(inputs: ShardInputs, slice: Slice): Record<string, st
  * checked by the merge, which makes again any page whose digest differs (reuse/reuse.ts).
  */
 export function shardKey(inputs: ShardInputs, slice: Slice): string {
-  const hash = createHash('sha256').update(`${sliceName(slice)}\0${inputs.code}\0`);
+  const hash = createHash('sha256').update(`${sliceName(slice)}\0${inputs.code}\0${JSON.stringify(inputs.settings)}\0`);
   const posts = slicePosts(inputs, slice);
   for (const [root, { shared, posts: all }] of Object.entries(inputs.roots)) {
     hash.update(`${root}\0${shared}\0`);
