@@ -224,6 +224,8 @@ if (slice) {
   await mkdir(dir, { recursive: true });
   // The shard's pages and answers are its posts' only (src/site/data.ts, publish/static-api.ts).
   process.env.FOLIO_SHARD = join(dir, 'shard-pages.json');
+  // The search indexes are of every post: the first shard writes them for the merge, the others need none.
+  if (slice.k !== 1) process.env.FOLIO_NO_SEARCH_INDEXES = '1';
   await writeFile(process.env.FOLIO_SHARD, JSON.stringify({ posts: slicePosts(now!, slice) }));
 }
 // A merge is an incremental build from the shards, as if they were one earlier build (reuse/shard-merge.ts):
@@ -240,8 +242,9 @@ try {
   // The live build's bundles, when the same code made them, lend what did not change (search indexes).
   if (shards) {
     await timings.time('merge: the shards\' files gathered', () => combineShards(shards, combined!.dir));
-    // Every shard bundled every post: the newest one's entries are taken (by each post's source digest).
-    process.env.FOLIO_LIVE_BUNDLES = join([...shards].sort((a, b) => b.record.made.localeCompare(a.record.made))[0]!.dir, 'bundle');
+    // Every shard bundled every post, the first wrote the search indexes too: its entries are taken (by
+    // each post's source digest, so an entry edited since it was built is made again) and its indexes.
+    process.env.FOLIO_LIVE_BUNDLES = join(shards.find((s) => s.record.slice.k === 1)!.dir, 'bundle');
   } else if (from && fromCode === code) process.env.FOLIO_LIVE_BUNDLES = join(from.dir, 'bundle');
   const bundleStep = runStep('bundle', 'scripts/bundle.ts');
   bundleStep.end();

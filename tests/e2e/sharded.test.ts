@@ -60,11 +60,17 @@ after(() => rm(dir, { recursive: true, force: true }));
 describe('sharded builds', () => {
   test('three shards merged publish what a one-machine build publishes, file for file and byte for byte', async () => {
     const cache = join(dir, 'cache');
-    for (const [i, out] of shardDirs(3).entries()) assert.match(await build(join(dir, 'sharded'), cache, '--shard', `${i + 1}/3`, '--out', out), new RegExp(`^shard ${i + 1}/3: built \\(\\d+ posts\\)`, 'm'));
+    for (const [i, out] of shardDirs(3).entries()) {
+      const made = await build(join(dir, 'sharded'), cache, '--shard', `${i + 1}/3`, '--out', out);
+      assert.match(made, new RegExp(`^shard ${i + 1}/3: built \\(\\d+ posts\\)`, 'm'));
+      // The search indexes are of every post: the first shard writes them for the merge.
+      assert.equal(/search indexes: left to shard 1/.test(made), i > 0);
+    }
     const merged = await build(join(dir, 'sharded'), cache, '--merge', ...shardDirs(3));
     // Every post's pages and answers come from its shard (24 posts and the sandbox's).
     assert.match(merged, /^merge: (\d+) posts' pages and answers taken from the shards$/m);
     assert.ok(Number(/^merge: (\d+) posts'/m.exec(merged)![1]) >= POSTS);
+    assert.match(merged, /^bundle main: .*search indexes: 14 of 14 taken from the live build/m, 'the first shard\'s search indexes are taken');
     await build(join(dir, 'clean'), join(dir, 'clean-cache'));
     await assertSameOutput(join(dir, 'sharded'), join(dir, 'clean'));
   });

@@ -81,7 +81,7 @@ export interface ShardRecord {
   slice: Slice;
   key: string;
   inputs: ShardInputs;
-  /** When it was built (ISO time): the merge takes bundle entries from the newest shard. */
+  /** When it was built (ISO time), for whoever looks at a shard folder. */
   made: string;
 }
 
