@@ -1,6 +1,9 @@
 // `npm run build`: content -> bundles (a child process) -> Astro pages -> published answers and the
 // manifest, all in a fresh builds/<id> folder that goes live by one atomic switch of dist/current.
 // A failed build removes its folder, leaves the live build as it was, and exits 1.
+// Sharded (src/pipeline/reuse/shard-*.ts, run-shards.ts): `--shard K/N --out DIR` makes one slice of the posts' pages and
+// answers into DIR; `--merge DIR...` makes the rest from the shards and publishes as above;
+// `--shards N` runs N shards as processes, then the merge.
 import { spawn } from 'node:child_process';
 import { enableCompileCache } from 'node:module';
 import { existsSync, statSync } from 'node:fs';
@@ -30,6 +33,11 @@ import { siteUrlOf } from '../src/pipeline/bundle.ts';
 import { loadSite } from '../src/pipeline/load/site.ts';
 import type { Catalog } from '../src/core/types.ts';
 import { describeNext, earliestScheduled, isDue, readSchedule, SCHEDULE_FILE, type BuildSchedule } from '../src/pipeline/live/schedule.ts';
+import { mismatch, parseSlice, shardInputs, shardKey, SHARD_FILE, sliceName, slicePosts, type ShardRecord } from '../src/pipeline/reuse/shard-inputs.ts';
+import { combineShards, composeDigests, readShards, selfContain, type Shard } from '../src/pipeline/reuse/shard-merge.ts';
+import { shardCache } from '../src/pipeline/reuse/shard-cache.ts';
+import { runShards } from '../src/pipeline/reuse/run-shards.ts';
+import { mkdir } from 'node:fs/promises';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 // --verbose: stack traces with the errors (content errors are one line each without it);
@@ -49,6 +57,28 @@ if (values.verbose) process.env.FOLIO_VERBOSE = '1';
 if (values.drafts) process.env.FOLIO_DRAFTS = '1';
 // A full disk before or after the build's own steps (its folder made, caches saved) is one line too.
 reportFileSystemFailures('build failed: ');
+// --shard K/N --out DIR, --merge DIR..., --shards N [--jobs J]: a sharded build (docs/performance.md, "Sharded builds").
+const slice = values.shard === undefined ? undefined : parseSlice(values.shard);
+const usage = [
+  values.shard !== undefined && !slice && `--shard takes K/N with 1 <= K <= N (as 2/3), not ${values.shard}`,
+  slice && !values.out && '--shard K/N writes its shard into --out DIR: give one',
+  values.out !== undefined && !slice && '--out DIR goes with --shard K/N',
+  [slice, values.merge, values.shards].filter(Boolean).length > 1 && 'give one of --shard, --merge and --shards',
+  values.positionals.length > 0 && !values.merge && `unexpected ${values.positionals[0]}: only --merge takes folders (the shards')`,
+  values.merge && values.positionals.length === 0 && '--merge takes the shard folders: --merge DIR...',
+  values.shards !== undefined && !/^[1-9]\d*$/.test(values.shards) && `--shards takes the number of shards, not ${values.shards}`,
+  values.jobs !== undefined && (!values.shards || !/^[1-9]\d*$/.test(values.jobs)) && '--jobs J (shards run at once) goes with --shards N',
+  slice && values.targets.some((t) => t !== 'node') && '--shard makes part of a build: give --target to the merge',
+  (slice || values.merge || values.shards) && values.drafts && '--drafts makes a preview build, which is not sharded',
+].find(Boolean);
+if (usage) {
+  console.error(usage);
+  process.exit(2);
+}
+if (values.shards) {
+  const forwarded = process.argv.slice(2).filter((a, i, all) => !['--shards', '--jobs'].includes(a) && !['--shards', '--jobs'].includes(all[i - 1]!) && !/^--(shards|jobs)=/.test(a));
+  process.exit(await runShards(Number(values.shards), join(PUBLISH.out, 'shards'), forwarded, values.jobs ? Number(values.jobs) : undefined));
+}
 const wants = (t: string) => values.targets.includes(t) || values.targets.includes('all');
 if (process.env.FOLIO_DRAFTS === '1' && values.targets.some((t) => t !== 'node')) {
   console.error(`--drafts makes a preview build, which is never deployed: build --target ${values.targets.filter((t) => t !== 'node').join(', ')} without it`);
@@ -57,8 +87,9 @@ if (process.env.FOLIO_DRAFTS === '1' && values.targets.some((t) => t !== 'node')
 
 // Astro writes pages for an output folder outside the project under the project's `.astro`, then
 // moves them by rename, which cannot cross file systems: said before anything is built.
-if (outsideFileSystem(PUBLISH.out)) {
-  console.error(`FOLIO_OUT=${PUBLISH.out} is on another file system than the project (${process.cwd()}): Astro moves its pages there by rename, which cannot cross file systems. Put FOLIO_OUT inside the project or on its file system.`);
+if (outsideFileSystem(values.out ?? PUBLISH.out)) {
+  const [name, value] = values.out ? ['--out', values.out] : ['FOLIO_OUT', PUBLISH.out];
+  console.error(`${name}${name === '--out' ? ' ' : '='}${value} is on another file system than the project (${process.cwd()}): Astro moves its pages there by rename, which cannot cross file systems. Put ${name} inside the project or on its file system.`);
   process.exit(2);
 }
 
@@ -106,8 +137,30 @@ const removeOld = async (codings?: { dir: string; usedFile: string }) => {
 // byte-identical), and only host projects it lacks are written from it.
 const digests = fileDigests(CACHE_DIR);
 const { fingerprint, code } = await inputFingerprint(ROOTS.map((r) => r.contentDir), digests);
+// A shard's and a merge's inputs (reuse/shard-inputs.ts): what a shard is cached by and the merge checks.
+const now = slice || values.merge ? await shardInputs(ROOTS, code, digests) : undefined;
 // Kept for the next build, and for the bundle step's post digests in this one.
 digests.save();
+const cache = shardCache(CACHE_DIR);
+const key = slice && shardKey(now!, slice);
+if (slice && (await cache.take(slice, key!, resolve(values.out!)))) {
+  console.log(`shard ${sliceName(slice)}: reused (its posts, the site files, code and settings unchanged: ${key!.slice(0, 12)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
+let shards: Shard[] | undefined;
+if (values.merge) {
+  try {
+    shards = await readShards(values.positionals.map((p) => resolve(p)));
+  } catch (e) {
+    console.error(`merge refused: ${(e as Error).message}`);
+    process.exit(1);
+  }
+  const why = mismatch(shards, now!);
+  if (why) {
+    console.error(`merge refused: ${why}`);
+    process.exit(1);
+  }
+}
 const live = await liveBuild(PUBLISH.out);
 const liveLayout = live ? buildLayout(join(PUBLISH.builds, live)) : undefined;
 const liveInputs = liveLayout && (await readJson<BuildInputs>(join(liveLayout.dir, INPUTS_FILE)));
@@ -122,7 +175,7 @@ if (servers.length > 0) {
   const warning = urlChangeWarning(siteUrlOf(process.env.SITE_URL, configured), liveUrl, servers);
   if (warning) console.error(warning);
 }
-if (liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule.next)) {
+if (!slice && liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule.next)) {
   // A front is written again: its copy may be of an earlier build; and so is a target given settings.
   const missing = requested.filter((t) => FRONTS.includes(t) || t in values.options || !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
   await writeTargets(liveLayout, missing);
@@ -185,14 +238,35 @@ process.env.NODE_COMPILE_CACHE ??= resolve(CACHE_DIR, 'compile');
 enableCompileCache(process.env.NODE_COMPILE_CACHE);
 
 const id = newBuildId();
-const dir = await prepareBuildDir(PUBLISH.out, id);
+// A shard is written into its --out folder, never published; every other build into builds/<id>.
+const dir = slice ? resolve(values.out!) : await prepareBuildDir(PUBLISH.out, id);
+if (slice) {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  // The shard's pages and answers are its posts' only (src/site/data.ts, publish/static-api.ts).
+  process.env.FOLIO_SHARD = join(dir, 'shard-pages.json');
+  // The search indexes are of every post: the first shard writes them for the merge, the others need none.
+  if (slice.k !== 1) process.env.FOLIO_NO_SEARCH_INDEXES = '1';
+  await writeFile(process.env.FOLIO_SHARD, JSON.stringify({ posts: slicePosts(now!, slice) }));
+}
+// A merge is an incremental build from the shards, as if they were one earlier build (reuse/shard-merge.ts):
+// a folder beside this build's under builds/, marked as running so that nothing prunes it meanwhile.
+const combined = shards && buildLayout(await prepareBuildDir(PUBLISH.out, `${id}-shards`));
+// Where unchanged posts are taken from: the shards for a merge, else the live build (none for a shard).
+const from = combined ?? (slice ? undefined : liveLayout);
+const fromCode = combined ? code : slice ? undefined : liveInputs?.code;
 // Every step (the bundle process, Astro's config and pages) writes into this build's folder.
 process.env.FOLIO_BUILD_DIR = dir;
 // br and gzip codings of bytes an earlier build published are linked, not made again.
 const codings = variantCache(join(CACHE_DIR, 'codings'));
 try {
   // The live build's bundles, when the same code made them, lend what did not change (search indexes).
-  if (liveLayout && liveInputs?.code === code) process.env.FOLIO_LIVE_BUNDLES = join(liveLayout.dir, 'bundle');
+  if (shards) {
+    await timings.time('merge: the shards\' files gathered', () => combineShards(shards, combined!.dir));
+    // Every shard bundled every post, the first wrote the search indexes too: its entries are taken (by
+    // each post's source digest, so an entry edited since it was built is made again) and its indexes.
+    process.env.FOLIO_LIVE_BUNDLES = join(shards.find((s) => s.record.slice.k === 1)!.dir, 'bundle');
+  } else if (from && fromCode === code) process.env.FOLIO_LIVE_BUNDLES = join(from.dir, 'bundle');
   const bundleStep = runStep('bundle', 'scripts/bundle.ts');
   bundleStep.end();
   // Started now, so that loading their code overlaps the bundle step, which keeps one core busy:
@@ -211,12 +285,13 @@ try {
   process.env.SITE_URL ??= /site url (\S+)/.exec(bundled)?.[1];
   const schedule: BuildSchedule = { next: earliestScheduled(bundled) };
   // Posts unchanged since the live build (same code): their pages and answers are linked from it.
-  const reuse = await reusablePosts(liveLayout, liveInputs?.code, code, buildLayout(dir), roots);
+  if (shards) await composeDigests(shards, combined!, buildLayout(dir), roots);
+  const reuse = await reusablePosts(from, fromCode, code, buildLayout(dir), roots);
   if (reuse) {
     process.env.FOLIO_REUSE = join(dir, REUSE_FILE);
     await writeFile(process.env.FOLIO_REUSE, JSON.stringify(reuse));
     const kept = Object.values(reuse.posts).reduce((n, s) => n + s.length, 0);
-    console.log(`incremental: ${kept} unchanged posts taken from build ${live}`);
+    console.log(shards ? `merge: ${kept} posts' pages and answers taken from the shards` : `incremental: ${kept} unchanged posts taken from build ${live}`);
   }
   // Astro renders the pages while the bundle step writes the search indexes, and the answers step
   // links what it takes from the live build: what searches (the OpenAPI example, in the API reference
@@ -250,9 +325,20 @@ try {
   await rm(join(dir, ANSWERS_FILE));
   timings.add(published.phases, 'pages (Astro)');
   const t = performance.now();
-  const manifest = await publishManifest(layout, id, site, published, written, timings, codings);
+  let manifest = await publishManifest(layout, id, site, published, written, timings, codings);
+  // A merge's files are linked into its own folder: it stands alone, as a one-machine build does.
+  if (combined) manifest = await timings.time('merge: the shards\' files linked in', () => selfContain(layout, manifest));
   const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
   console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
+  if (slice) {
+    await writeFile(join(dir, SHARD_FILE), JSON.stringify({ slice, key: key!, inputs: now!, made: new Date().toISOString() } satisfies ShardRecord));
+    await cache.keep(slice, key!, dir);
+    const posts = Object.values(slicePosts(now!, slice)).reduce((n, s) => n + s.length, 0);
+    console.log(`shard ${sliceName(slice)}: built (${posts} posts) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);
+    if (values.timings) console.log(timings.table());
+    process.exit(0);
+  }
   await writeTargets(layout, requested);
   await writeFile(join(dir, INPUTS_FILE), JSON.stringify({ fingerprint, code, targets: requested } satisfies BuildInputs));
   await writeFile(join(dir, SCHEDULE_FILE), JSON.stringify(schedule));
@@ -260,11 +346,14 @@ try {
   await timings.time('go live', () => goLive(PUBLISH.out, id));
 } catch (e) {
   await rm(dir, { recursive: true, force: true });
+  if (combined) await rm(combined.dir, { recursive: true, force: true });
   const line = values.verbose ? undefined : fileSystemFailure(e);
   console.error(`build failed: ${line ?? (e instanceof Error ? (values.verbose ? (e.stack ?? e.message) : e.message) : String(e))}`);
   console.error(`nothing was published; the live build is unchanged (${PUBLISH.current}).`);
   process.exit(1);
 }
+// The shards' files are the merged build's own now.
+if (combined) await rm(combined.dir, { recursive: true, force: true });
 console.log(`live: ${PUBLISH.current} -> builds/${id}${await removeOld({ dir: join(CACHE_DIR, 'codings'), usedFile: await codings.saveUsed() })}`);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 // Peak resident memory of this process, for the build benchmark.

@@ -40,10 +40,12 @@ for (const { name, content } of bundled) {
 }
 console.log(BUNDLE_READY);
 const t = performance.now();
+// A shard of a sharded build but the first (FOLIO_NO_SEARCH_INDEXES): nothing of it searches, and the merge takes the first shard's.
+const indexes = process.env.FOLIO_NO_SEARCH_INDEXES !== '1';
 for (const { name, content, ms } of bundled) {
   const s = content.stats;
-  const search = await content.searchIndexes();
-  console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, ${s.references} references checked in ${Math.round(s.checkMs)} ms, in ${Math.round(ms)} ms; search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)`);
+  const search = indexes ? await content.searchIndexes() : undefined;
+  console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, ${s.references} references checked in ${Math.round(s.checkMs)} ms, in ${Math.round(ms)} ms; ${search ? `search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)` : 'search indexes: left to shard 1'}`);
 }
 console.log(`search indexes written in ${Math.round(performance.now() - t)} ms`);
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (bundle)`);

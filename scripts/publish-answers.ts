@@ -10,7 +10,7 @@ import { buildLayout, CACHE_DIR } from '../src/pipeline/roots.ts';
 import { ANSWERS_FILE, publishAnswers } from '../src/pipeline/publish/publish-build.ts';
 import { phaseTimings } from '../src/pipeline/timings.ts';
 import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';
-import type { Reuse } from '../src/site/page-reuse.ts';
+import type { Reuse, ShardPages } from '../src/site/page-reuse.ts';
 import { reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 
 reportFileSystemFailures('answers step: ');
@@ -26,7 +26,9 @@ const settings = await Promise.race([once(input, 'line'), ended.then(() => undef
 if (!settings) throw new Error('the build ended before the answers step could start');
 Object.assign(process.env, JSON.parse(settings[0] as string) as Record<string, string>);
 const reuse = process.env.FOLIO_REUSE ? (JSON.parse(readFileSync(process.env.FOLIO_REUSE, 'utf8')) as Reuse) : undefined;
-const published = await publishAnswers(buildLayout(dir), phaseTimings(), ended, variantCache(join(CACHE_DIR, 'codings')), reuse);
+// A shard of a sharded build (FOLIO_SHARD): its posts' answers only.
+const shard = process.env.FOLIO_SHARD ? (JSON.parse(readFileSync(process.env.FOLIO_SHARD, 'utf8')) as ShardPages) : undefined;
+const published = await publishAnswers(buildLayout(dir), phaseTimings(), ended, variantCache(join(CACHE_DIR, 'codings')), reuse, shard);
 await writeFile(join(dir, ANSWERS_FILE), JSON.stringify(published));
 // Peak resident memory of this process, for the build benchmark (it runs beside the pages process).
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (answers)`);

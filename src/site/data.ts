@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse } from './page-reuse.ts';
+import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse, type ShardPages } from './page-reuse.ts';
 import { readJson } from '../fs/read-json.ts';
 import { loadCore } from '../bundle/load-bundle.ts';
 import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../pipeline/roots.ts';
@@ -33,6 +33,14 @@ export function roots(): Promise<SiteRoot[]> {
  */
 export function reusedPosts(): Map<string, Set<string>> {
   return new Map(Object.entries(readReuse()?.posts ?? {}).map(([root, slugs]) => [root, new Set(slugs)]));
+}
+
+/** The posts whose pages a shard renders (FOLIO_SHARD names its file), by root; undefined in a whole build. */
+export function shardPosts(): Map<string, Set<string>> | undefined {
+  const file = process.env.FOLIO_SHARD;
+  if (!file) return undefined;
+  const { posts } = JSON.parse(readFileSync(file, 'utf8')) as ShardPages;
+  return new Map(Object.entries(posts).map(([root, slugs]) => [root, new Set(slugs)]));
 }
 
 function readReuse(): Reuse | undefined {

@@ -19,3 +19,11 @@ export function reusableListPages(now: ListPageDigests, before: ListPageDigests 
   if (!reuse || !before) return [];
   return Object.keys(reuse.posts).flatMap((root) => Object.entries(now[root] ?? {}).filter(([file, digest]) => before[root]?.[file] === digest).map(([file]) => file));
 }
+
+/**
+ * What a shard of a sharded build renders (src/pipeline/reuse/shard-*.ts, through FOLIO_SHARD, a file of this
+ * shape): the pages of these posts, by root, and nothing else; the merge makes every other page.
+ */
+export interface ShardPages {
+  posts: Record<string, string[]>;
+}

@@ -1,16 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { buildLayout } from '../../src/pipeline/roots.ts';
-import { clientFiles, readManifest } from '../../src/pipeline/publish/client-files.ts';
+import { clientFiles } from '../../src/pipeline/publish/client-files.ts';
+import { assertSameOutput, files, live } from '../helpers/same-output.ts';
 import { filesUnder } from '../../src/fs/files-under.ts';
 import { indexCatalog } from '../../src/core/catalog-index.ts';
 import { readNext } from '../../src/core/read-next.ts';
 import type { Catalog, PostRecord } from '../../src/core/types.ts';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
 /**
  * An incremental build (posts unchanged since the live build are linked from it) publishes exactly
@@ -27,42 +27,6 @@ function build(out: string, cache: string, ...args: string[]): Promise<string> {
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`build exited ${code}\n${output}`))));
   });
-}
-
-async function files(root: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) out.set(relative(root, join(e.parentPath, e.name)), await readFile(join(e.parentPath, e.name)));
-  }
-  return out;
-}
-
-/** The live build's layout and manifest under a publish folder. */
-async function live(out: string) {
-  const layout = buildLayout(await realpath(join(out, 'current')));
-  return { layout, manifest: await readManifest(layout) };
-}
-
-/** Every file of the live build's static artefact, wherever it is held (src/pipeline/publish/client-files.ts). */
-async function artefact(out: string): Promise<Map<string, Buffer>> {
-  const { layout, manifest } = await live(out);
-  return new Map(await Promise.all(clientFiles(layout, manifest).map(async (f) => [f.rel, await readFile(f.path)] as const)));
-}
-
-/** Every published file, every file of the bundles the server loads (search indexes included), and the manifest (but its build id, time and where files are held) of two builds. */
-async function assertSameOutput(a: string, b: string) {
-  const compare = (fa: Map<string, Buffer>, fb: Map<string, Buffer>, part: string) => {
-    assert.deepEqual([...fa.keys()].sort(), [...fb.keys()].sort(), `the same files in ${part}`);
-    const differ = [...fa].filter(([name, bytes]) => !bytes.equals(fb.get(name)!)).map(([name]) => name);
-    assert.deepEqual(differ, [], `byte-identical files in ${part}`);
-  };
-  compare(await artefact(a), await artefact(b), 'the static artefact');
-  compare(await files(join(a, 'current', 'bundle')), await files(join(b, 'current', 'bundle')), 'bundle');
-  const manifest = async (d: string) => {
-    const { build: _b, created: _c, holders: _h, files, ...rest } = (await live(d)).manifest;
-    return { ...rest, files: files.map(({ held: _held, ...f }) => f) };
-  };
-  assert.deepEqual(await manifest(a), await manifest(b));
 }
 
 /** What each post of the live build's site offers to read next, in every language it is available in, by slug. */

@@ -19,7 +19,7 @@ test('settings before any --target, or after --target all, go to every named tar
 });
 
 test('no target, no settings: node alone', () => {
-  assert.deepEqual(args('--timings'), { targets: ['node'], options: {}, verbose: false, timings: true, drafts: false });
+  assert.deepEqual(args('--timings'), { targets: ['node'], options: {}, verbose: false, timings: true, drafts: false, shard: undefined, out: undefined, merge: false, shards: undefined, jobs: undefined, positionals: [] });
 });
 
 test('a setting no named target takes is refused with the fix, never ignored', () => {

@@ -11,7 +11,7 @@ import { appSettings } from '../../app/settings.ts';
 import { loadCore } from '../../bundle/load-bundle.ts';
 import { emitFeeds } from './feeds.ts';
 import { emitSitemap } from './sitemap.ts';
-import { emitStaticApi, type TakenFromLive } from './static-api.ts';
+import { emitStaticApi, postAnswerPaths, type TakenFromLive } from './static-api.ts';
 import { availableLanguages } from '../../core/availability.ts';
 import { paths } from '../../core/urls.ts';
 import { placeTree } from '../reuse/place-file.ts';
@@ -21,7 +21,7 @@ import { writeManifest } from './write-manifest.ts';
 import type { variantCache } from '../reuse/variant-cache.ts';
 import { variantWriter, type FileFacts } from './file-variants.ts';
 import { liveBuildFiles } from '../reuse/reuse.ts';
-import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse } from '../../site/page-reuse.ts';
+import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse, type ShardPages } from '../../site/page-reuse.ts';
 import { readJson } from '../../fs/read-json.ts';
 import { emitHostFiles } from './host-files.ts';
 import type { Manifest } from './manifest.ts';
@@ -65,8 +65,8 @@ async function takeAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
     for (const slug of reuse.posts[name] ?? []) {
       const post = core.index.bySlug.get(slug);
       if (!post) continue;
-      const api = `${base}/api/posts/${slug}`;
-      if (live.hasAnswers(api)) {
+      for (const api of postAnswerPaths(base, slug)) {
+        if (!live.hasAnswers(api)) continue;
         taken.answers.add(api);
         out.answers.push(...(await live.answers(api))!);
       }
@@ -84,9 +84,10 @@ async function takeAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
  * nothing but the bundles): every answer that is a function of the path (API, discovery documents,
  * Markdown twins) as files beside the pages (DESIGN.md: publish, then serve by lookup), and in a
  * clean build the feeds, sitemaps, skills and media too (publishFeeds: in an incremental build the
- * pages process makes them).
+ * pages process makes them). A shard of a sharded build (`shard`: its posts by root) makes its
+ * posts' answers and Markdown twins only.
  */
-export async function publishAnswers(layout: BuildLayout, timings: Timings, searchWritten: Promise<unknown>, codings?: ReturnType<typeof variantCache>, reuse?: Reuse): Promise<PublishedAnswers> {
+export async function publishAnswers(layout: BuildLayout, timings: Timings, searchWritten: Promise<unknown>, codings?: ReturnType<typeof variantCache>, reuse?: Reuse, shard?: ShardPages): Promise<PublishedAnswers> {
   const site = await publishHost(layout);
   const { roots, host } = site;
   const functions = createFunctions(host);
@@ -96,11 +97,12 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
   // A clean build makes its answers once the indexes are written: beside the indexing and Astro, they
   // took its peak memory from 1.0x to 1.17x Hugo's. An incremental build, with a fraction of that
   // memory, makes them at once, and only what searches waits (the OpenAPI example).
-  if (!reuse) await searchWritten;
+  // A shard's answers (its posts') never search, and are few: made at once.
+  if (!reuse && !shard) await searchWritten;
   await timings.time('publish: API answers and discovery', async () => {
-    for (const root of roots) await emitStaticApi(root, functions, out, taken, searchWritten);
+    for (const root of roots) await emitStaticApi(root, functions, out, taken, searchWritten, shard && new Set(shard.posts[root.name] ?? []));
   });
-  if (!reuse) await publishFeeds(site, layout, out.files, timings);
+  if (!reuse && !shard) await publishFeeds(site, layout, out.files, timings);
   await out.files.flush();
   return { answers: out.answers, facts: [...out.files.facts], phases: timings.phases() };
 }

@@ -16,6 +16,12 @@ export interface TakenFromLive {
   files: ReadonlySet<string>;
 }
 
+/** The routes whose answers are a post's own (its detail, its citation): a function of the post, like its pages (reuse.ts). */
+export const POST_ROUTES = ROUTES.filter((r) => r.path.startsWith('/api/posts/:slug'));
+
+/** A post's own answers' paths in a root (POST_ROUTES filled). */
+export const postAnswerPaths = (base: string, slug: string) => POST_ROUTES.map((r) => `${base}${fill(r.path, { slug })}`);
+
 /** Headers an answer's file keeps in the manifest; the rest are the server's policies. */
 const OWN_HEADERS = new Set(['content-type', 'cache-control', 'vary', 'etag', 'content-length']);
 
@@ -58,9 +64,10 @@ const IN_ORDER = [...ROUTES.filter((r) => !r.searches), ...ROUTES.filter((r) => 
  * Every answer that is a function of the path and the default per_page, written by dispatching the
  * request through the same function layer the server runs (so the bytes are the server's), and
  * the Markdown twins of the posts. Only 200 answers are published. An answer that searches waits for
- * `searchable` (the search indexes written).
+ * `searchable` (the search indexes written). `only` (a shard of a sharded build): the post answers
+ * and Markdown twins of those posts, nothing else.
  */
-export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, taken?: TakenFromLive, searchable: Promise<unknown> = Promise.resolve()): Promise<void> {
+export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, taken?: TakenFromLive, searchable: Promise<unknown> = Promise.resolve(), only?: ReadonlySet<string>): Promise<void> {
   const { base } = root.core.catalog;
   /** Publishes an answer if it is a 200; `read` returns its JSON body too. */
   const publish = async (path: string, query: string, shape: QueryShape, read = false): Promise<unknown> => {
@@ -75,11 +82,12 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
     );
     return read && response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : true;
   };
-  await publish('/api', '', 'none');
+  if (!only) await publish('/api', '', 'none');
   for (const route of IN_ORDER) {
-    if (!route.query || (route.method ?? 'GET') !== 'GET') continue;
+    if (!route.query || (route.method ?? 'GET') !== 'GET' || (only && !POST_ROUTES.includes(route))) continue;
     if (route.searches) await searchable;
     for (const params of expand(route, root)) {
+      if (only && !only.has(params.slug!)) continue;
       const path = fill(route.path, params);
       if (taken?.answers.has(`${base}${path}`)) continue;
       const seen = new Set<string>();
@@ -100,13 +108,14 @@ export async function emitStaticApi(root: Root, functions: FunctionLayer, out: P
   }
   const { core } = root;
   for (const post of core.catalog.posts) {
+    if (only && !only.has(post.slug)) continue;
     for (const lang of availableLanguages(post, core.index.policy)) {
       if (taken?.files.has(paths.markdown(core.catalog, post.slug, lang))) continue;
       const single = await core.posts.get(post.slug, new URLSearchParams({ lang }));
       await out.write(paths.markdown(core.catalog, post.slug, lang), markdownDocument(single));
     }
   }
-  for (const page of core.catalog.pages) {
+  for (const page of only ? [] : core.catalog.pages) {
     for (const lang of availableLanguages(page, core.index.policy)) {
       await out.write(paths.markdown(core.catalog, page.slug, lang), markdownDocument(await core.pages.get(page.slug, new URLSearchParams({ lang }))));
     }

@@ -9,10 +9,11 @@ import { join, relative, sep } from 'node:path';
  * script, not only the build's steps: a step added later cannot be left out (a change to another
  * script costs one build).
  */
-const CODE = ['src', 'functions', 'public', 'scripts', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
-const SETTINGS = ['SITE_URL', 'PORT', 'RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'BODY_LIMIT', 'FOLIO_DEV_EVENTS', 'FOLIO_DRAFTS'];
+export const CODE = ['src', 'functions', 'public', 'scripts', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
+export const SETTINGS = ['SITE_URL', 'PORT', 'RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'BODY_LIMIT', 'FOLIO_DEV_EVENTS', 'FOLIO_DRAFTS'];
 
-async function* files(path: string): AsyncGenerator<string> {
+/** The files under `path` (or `path` itself, a file), in name order. */
+export async function* files(path: string): AsyncGenerator<string> {
   if (!existsSync(path)) return;
   const entries = await readdir(path, { withFileTypes: true }).catch(() => undefined);
   if (!entries) {

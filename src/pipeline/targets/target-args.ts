@@ -19,13 +19,26 @@ export interface BuildArgs {
   verbose: boolean;
   timings: boolean;
   drafts: boolean;
+  /** A sharded build's arguments (scripts/build.ts checks how they go together): --shard K/N --out DIR, --merge DIR..., --shards N --jobs J. */
+  shard?: string;
+  out?: string;
+  merge: boolean;
+  shards?: string;
+  jobs?: string;
+  /** The shard folders of --merge. */
+  positionals: string[];
 }
 
 export function buildArgs(args: string[]): BuildArgs {
-  const { values, tokens } = parseArgs({
+  const { values, tokens, positionals } = parseArgs({
     args,
     tokens: true,
-    options: { target: { type: 'string', multiple: true }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false }, drafts: { type: 'boolean', default: false }, listen: { type: 'string', multiple: true }, upstream: { type: 'string', multiple: true } },
+    allowPositionals: true,
+    options: {
+      target: { type: 'string', multiple: true }, verbose: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false }, drafts: { type: 'boolean', default: false },
+      listen: { type: 'string', multiple: true }, upstream: { type: 'string', multiple: true },
+      shard: { type: 'string' }, out: { type: 'string' }, merge: { type: 'boolean', default: false }, shards: { type: 'string' }, jobs: { type: 'string' },
+    },
   });
   const targets = values.target ?? ['node'];
   const unknown = targets.filter((t) => !TARGETS.includes(t as (typeof TARGETS)[number]));
@@ -58,5 +71,5 @@ export function buildArgs(args: string[]): BuildArgs {
       if (!named.some((t) => TAKES[setting].includes(t))) throw new Error(`--${setting} is for --target ${TAKES[setting].join(' or ')}, and none is named: e.g. --target ${TAKES[setting].at(-1)} --${setting} ${given.get(from)![setting]}`);
     }
   }
-  return { targets, options, verbose: values.verbose, timings: values.timings, drafts: values.drafts };
+  return { targets, options, verbose: values.verbose, timings: values.timings, drafts: values.drafts, shard: values.shard, out: values.out, merge: values.merge, shards: values.shards, jobs: values.jobs, positionals };
 }
