@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DIST } from '../src/pipeline/roots.ts';
+import { DIST } from '../src/artefact/roots.ts';
 import { contactEnv, devKey, LOCAL_CHAIN_STATE, startLocalPayments } from '../src/contact/local-chain.ts';
 
 const CHAIN_PORT = Number(process.env.CHAIN_PORT ?? 8545);

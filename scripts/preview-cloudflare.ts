@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PUBLISH } from '../src/pipeline/roots.ts';
+import { PUBLISH } from '../src/artefact/roots.ts';
 
 const config = resolve(PUBLISH.out, 'cloudflare', 'wrangler.jsonc');
 if (!existsSync(config)) {

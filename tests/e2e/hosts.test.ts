@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PUBLISH } from '../../src/pipeline/roots.ts';
+import { PUBLISH } from '../../src/artefact/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
 import { answerFile } from '../../src/pipeline/publish/answer-file.ts';
 import { pageFileAt } from '../../src/site/page-specs.ts';

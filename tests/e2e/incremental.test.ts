@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { buildLayout } from '../../src/pipeline/roots.ts';
-import { clientFiles, readManifest } from '../../src/pipeline/publish/client-files.ts';
+import { buildLayout } from '../../src/artefact/roots.ts';
+import { clientFiles, readManifest } from '../../src/artefact/client-files.ts';
 import { filesUnder } from '../../src/fs/files-under.ts';
 import { indexCatalog } from '../../src/core/catalog-index.ts';
 import { readNext } from '../../src/core/read-next.ts';
@@ -43,7 +43,7 @@ async function live(out: string) {
   return { layout, manifest: await readManifest(layout) };
 }
 
-/** Every file of the live build's static artefact, wherever it is held (src/pipeline/publish/client-files.ts). */
+/** Every file of the live build's static artefact, wherever it is held (src/artefact/client-files.ts). */
 async function artefact(out: string): Promise<Map<string, Buffer>> {
   const { layout, manifest } = await live(out);
   return new Map(await Promise.all(clientFiles(layout, manifest).map(async (f) => [f.rel, await readFile(f.path)] as const)));

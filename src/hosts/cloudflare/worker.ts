@@ -7,7 +7,7 @@ import { appSettings, type Vars } from '../../app/settings.ts';
 import { clientKey, type RateLimiter } from '../../app/policies/rate-limit.ts';
 import { loadBundleCore } from '../../bundle/load-core.ts';
 import { decodeJson } from '../../bundle/reader.ts';
-import type { Manifest } from '../../pipeline/publish/manifest.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
 import { assetBytes, assetsBundle, PRIVATE_PREFIX } from './assets-bundle.ts';
 import type { RateLimits } from './rate-limits.ts';
 import { durableSessionBus, type McpSessions } from './mcp-sessions.ts';

@@ -3,10 +3,10 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants } from 'node:zlib';
 import { dirname, join, sep } from 'node:path';
-import type { BuildLayout } from '../roots.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
 import { mirror } from './files.ts';
-import { clientFiles, folderFiles, readManifest, selfContained } from '../publish/client-files.ts';
-import type { Manifest } from '../publish/manifest.ts';
+import { clientFiles, folderFiles, readManifest, selfContained } from '../../artefact/client-files.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
 import { PACKED } from '../../bundle/load-bundle.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BuildLayout } from '../roots.ts';
-import { readManifest } from '../publish/client-files.ts';
-import type { Manifest } from '../publish/manifest.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
+import { readManifest } from '../../artefact/client-files.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
 import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
 import { rewrites, writeStatic } from './static.ts';
 import { API_PREFIXES, computedPaths, computedQueries, FUNCTION_PREFIX, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, negotiatedFiles, queryRules } from './cdn-routes.ts';

@@ -1,8 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import type { BuildLayout } from '../roots.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
 import { rejectBearer } from '../../app/policies/bearer.ts';
-import { readManifest } from '../publish/client-files.ts';
+import { readManifest } from '../../artefact/client-files.ts';
 import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
 import { folderBytes } from './files.ts';
 import { placeArtefact } from './static.ts';
