@@ -26,6 +26,8 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     assert.ok(!existsSync(out('netlify', 'build')));
     const cdn = await readdir(out('netlify', 'static'), { recursive: true });
     for (const f of ['_headers', '_redirects', '404.html', 'favicon.svg', join('api', 'posts', 'index.json'), join('the-slow-web', 'index.html'), 'feed.xml']) assert.ok(cdn.includes(f), f);
+    // Netlify's CDN compresses what it serves: the precompressed copies would only add files.
+    assert.deepEqual(cdn.filter((f) => /\.(br|gz)$/.test(f)), []);
     const [artefact, ...others] = await readdir(out('netlify', 'static', '_folio', 'a'));
     assert.match(artefact!, /^[0-9a-f]{32}$/);
     assert.deepEqual(others, []);

@@ -5,7 +5,7 @@ import { rejectBearer } from '../../app/policies/bearer.ts';
 import { readManifest } from '../../artefact/client-files.ts';
 import { artefactPath, bundleFunction, placeBuild, searchPagesOnly } from './function-bundle.ts';
 import { folderBytes } from './files.ts';
-import { placeArtefact } from './static.ts';
+import { placeArtefact, PRECOMPRESSED } from './static.ts';
 import { NEGOTIATED_INDEXES } from './cdn-routes.ts';
 import { BEARER_BODY, FUNCTION_PATH, vercelOverrides, vercelRoutes } from './vercel-config.ts';
 
@@ -25,7 +25,7 @@ export async function writeVercel(layout: BuildLayout, roots: readonly string[],
   await rm(outDir, { recursive: true, force: true });
   const manifest = await readManifest(layout);
   const site = join(outDir, 'static');
-  const files = await placeArtefact(layout, manifest, site, (rel) => /^_(headers|redirects)$|\.(br|gz)$/.test(rel));
+  const files = await placeArtefact(layout, manifest, site, (rel) => /^_(headers|redirects)$/.test(rel) || PRECOMPRESSED.test(rel));
   await mkdir(join(site, '_folio'), { recursive: true });
   await writeFile(join(site, BEARER_BODY), await rejectBearer('Bearer', '')!.text());
   const func = join(outDir, 'functions', `${FUNCTION_PATH.slice(1)}.func`);
