@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { cachedStore, httpStore, type ArtefactStore } from '../../src/artefact/storage.ts';
+import { diskStore } from '../../src/artefact/disk-store.ts';
 import { appSettings } from '../../src/app/settings.ts';
 
 /** A store of `n`-byte files named by their size ('100' is 100 bytes), counting the reads that reach it. */
@@ -71,4 +75,15 @@ test('the artefact over HTTP: bytes, null for a 404, an error for any other fail
   assert.equal(Buffer.from((await store.get('bundle/main/catalog copy.json'))!).toString(), '{"ok":true}');
   assert.equal(await store.get('bundle/main/none.json'), null);
   await assert.rejects(store.get('fails'), /answered 503/);
+});
+
+test('the artefact on disk: bytes by path in the build folder, null when absent', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'folio-store-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await mkdir(join(dir, 'bundle', 'main'), { recursive: true });
+  await writeFile(join(dir, 'bundle', 'main', 'catalog.json'), '{}');
+  const store = diskStore(dir);
+  assert.equal(Buffer.from((await store.get('bundle/main/catalog.json'))!).toString(), '{}');
+  assert.equal(await store.get('bundle/main/none.json'), null);
+  assert.equal(await store.get('bundle/main/catalog.json/below'), null);
 });
