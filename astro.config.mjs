@@ -4,7 +4,7 @@ import { defineConfig } from 'astro/config';
 // Every page is prerendered (the not-found pages too): the server and the host adapters serve files.
 export default defineConfig({
   output: 'static',
-  // The build being written (scripts/build.ts sets FOLIO_BUILD_DIR; see src/pipeline/roots.ts).
+  // The build being written (scripts/build.ts sets FOLIO_BUILD_DIR; see src/artefact/roots.ts).
   outDir: `${process.env.FOLIO_BUILD_DIR ?? `${process.env.FOLIO_OUT ?? 'dist'}/current`}/site/client`,
   site: process.env.SITE_URL ?? 'http://localhost:4321',
   trailingSlash: 'ignore',

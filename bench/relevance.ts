@@ -15,6 +15,7 @@ import * as pagefind from 'pagefind';
 import { chromium } from 'playwright-core';
 import { diskBundle, loadCore } from '../src/bundle/load-bundle.ts';
 import { loadSearchSource } from '../src/search/load-source.ts';
+import { runSearch } from '../src/core/search.ts';
 import { language, LANGUAGE_CODES } from '../src/core/languages.ts';
 import { segment, tokens } from '../src/search/encoders.ts';
 import { stem } from '../src/search/word-forms.ts';
@@ -156,7 +157,7 @@ export async function relevanceBench(dist = resolve('dist/current')): Promise<vo
     }
     engines.push({ name, found, ms });
   };
-  await runAll('Folio', (lang) => (q) => core.search(new URLSearchParams({ q, lang })).body.data.map((d) => d.slug))();
+  await runAll('Folio', (lang) => (q) => runSearch(core.index, source, new URLSearchParams({ q, lang })).body.data.map((d) => d.slug))();
   await runAll('Orama', (lang) => orama(lang, docs.get(lang)!))();
   await runAll('MiniSearch', (lang) => miniSearch(lang, docs.get(lang)!))();
   const pf = await pagefindRuns(`${dist}/site/client`, posts.map((p) => p.slug), queries);

@@ -7,8 +7,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { buildLayout } from '../src/pipeline/roots.ts';
-import { clientFiles, readManifest } from '../src/pipeline/publish/client-files.ts';
+import { buildLayout } from '../src/artefact/roots.ts';
+import { clientFiles, readManifest } from '../src/artefact/client-files.ts';
 import { mirror } from '../src/pipeline/targets/files.ts';
 import { frontFiles, frontRules } from '../src/pipeline/targets/front-files.ts';
 import { writeFrontCopy } from '../src/pipeline/targets/front-copy.ts';
@@ -157,7 +157,7 @@ if (!existsSync(join(ROOT, 'dist/current/manifest.json'))) {
   if (built.status !== 0) throw new Error(`npm run build failed (${built.status ?? built.signal})`);
 }
 tmp = await mkdtemp(join(tmpdir(), 'folio-bench-serve-'));
-// nginx serves the live build's static artefact as one folder: its files, wherever a build holds them (src/pipeline/publish/client-files.ts), linked into one.
+// nginx serves the live build's static artefact as one folder: its files, wherever a build holds them (src/artefact/client-files.ts), linked into one.
 const CLIENT = join(tmp, 'client');
 const layout = buildLayout(await realpath(join(ROOT, 'dist/current')));
 const manifest = await readManifest(layout);

@@ -5,8 +5,8 @@
 // alone, on one core. Prints one JSON line (bench/build.ts compares it with the builds).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildLayout } from '../src/pipeline/roots.ts';
-import { clientFiles, fileAt, folderFiles, readManifest, type ClientFile } from '../src/pipeline/publish/client-files.ts';
+import { buildLayout } from '../src/artefact/roots.ts';
+import { clientFiles, fileAt, folderFiles, readManifest, type ClientFile } from '../src/artefact/client-files.ts';
 import { CODINGS } from '../src/pipeline/publish/codings.ts';
 
 const [kind, from = '', to = ''] = process.argv.slice(2);

@@ -41,7 +41,7 @@ async function handleAsk(ctx: RequestContext): Promise<Response> {
   if (typeof request === 'string') return fail(request);
   let answer;
   try {
-    answer = ctx.root.core.ask(request);
+    answer = await ctx.root.core.ask(request);
   } catch (e) {
     if (e instanceof FolioError) return fail(e.message);
     throw e;

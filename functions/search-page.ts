@@ -25,7 +25,7 @@ const searchPage: Handler = async (ctx) => {
   let results: string;
   try {
     const { page } = readPage(params);
-    const run = ctx.root.core.search(new URLSearchParams({ q, lang, fallback: 'en', page: String(page), per_page: String(SEARCH_PAGE_SIZE) }));
+    const run = await ctx.root.core.search(new URLSearchParams({ q, lang, fallback: 'en', page: String(page), per_page: String(SEARCH_PAGE_SIZE) }));
     const href = (n: number) => `${pagePath}?${new URLSearchParams({ q: run.body.query, ...(n > 1 ? { page: String(n) } : {}) })}`;
     results = resultsHtml({ lang, body: run.body, page, offset: run.offset, href, searchHref: (query) => `${pagePath}?${new URLSearchParams({ q: query })}` });
   } catch (e) {

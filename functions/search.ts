@@ -8,11 +8,11 @@ import type { Route } from './route.ts';
 import { sseResponse } from './sse.ts';
 
 /** Search as JSON, and as an event stream of the same page of results. */
-function streamSearch(ctx: RequestContext): Response {
+async function streamSearch(ctx: RequestContext): Promise<Response> {
   const started = performance.now();
   let run;
   try {
-    run = ctx.root.core.search(ctx.url.searchParams);
+    run = await ctx.root.core.search(ctx.url.searchParams);
   } catch (e) {
     if (e instanceof FolioError) return errorJson(e);
     throw e;
@@ -37,8 +37,8 @@ export const searchRoutes: Route[] = [
     summary: 'Search posts (q or query, lang, fallback, page, per_page); Accept: text/event-stream streams results',
     cacheKey,
     vary: 'Accept',
-    handler: (ctx) => (wantsStream(ctx.request) ? streamSearch(ctx) : answer(() => ctx.root.core.search(ctx.url.searchParams).body)),
+    handler: (ctx) => (wantsStream(ctx.request) ? streamSearch(ctx) : answer(async () => (await ctx.root.core.search(ctx.url.searchParams)).body)),
   },
-  { path: '/mcp/v1/search', summary: 'Legacy alias of /api/search', cacheKey, handler: (ctx) => answer(() => ctx.root.core.search(ctx.url.searchParams).body) },
+  { path: '/mcp/v1/search', summary: 'Legacy alias of /api/search', cacheKey, handler: (ctx) => answer(async () => (await ctx.root.core.search(ctx.url.searchParams)).body) },
   { path: '/api/stream/search', summary: 'Search results as signed Server-Sent Events (status, result, done, error)', handler: streamSearch },
 ];

@@ -10,7 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { readJson } from '../src/fs/read-json.ts';
 import { dirname, join, resolve, sep } from 'node:path';
-import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/pipeline/roots.ts';
+import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/artefact/roots.ts';
 import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/pipeline/reuse/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/pipeline/reuse/fingerprint.ts';

@@ -3,7 +3,7 @@
 // pages start while it writes the search indexes (what searches waits for its end).
 import { join } from 'node:path';
 import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/pipeline/bundle.ts';
-import { CACHE_DIR, DIST, ROOTS } from '../src/pipeline/roots.ts';
+import { CACHE_DIR, DIST, ROOTS } from '../src/artefact/roots.ts';
 import { ContentErrors, FileError } from '../src/pipeline/load/file-error.ts';
 import { reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 import { scheduledLine } from '../src/pipeline/live/schedule.ts';

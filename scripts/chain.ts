@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DIST } from '../src/pipeline/roots.ts';
+import { DIST } from '../src/artefact/roots.ts';
 import { contactEnv, devKey, startLocalPayments } from '../src/contact/local-chain.ts';
 import { localChainDir, removeLocalChainState, writeLocalChainState } from '../src/contact/local-chain-state.ts';
 

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { watch } from 'chokidar';
 import { basename, join } from 'node:path';
 import { createServer, type ServerResponse } from 'node:http';
-import { PUBLISH, ROOTS } from '../src/pipeline/roots.ts';
+import { PUBLISH, ROOTS } from '../src/artefact/roots.ts';
 import { devHost } from '../src/server/dev-host.ts';
 
 const WATCHED = [...ROOTS.map((r) => r.contentDir), 'src/components', 'src/layouts', 'src/pages', 'src/styles', 'src/site'];

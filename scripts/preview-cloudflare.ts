@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PUBLISH } from '../src/pipeline/roots.ts';
+import { PUBLISH } from '../src/artefact/roots.ts';
 
 const config = resolve(PUBLISH.out, 'cloudflare', 'wrangler.jsonc');
 if (!existsSync(config)) {
@@ -28,7 +28,7 @@ const freePort = () =>
 
 // A preview is one machine: a key of its own when none is given (a deployed worker must have one).
 process.env.EVENT_SIGNING_SECRET ||= randomBytes(32).toString('base64url');
-const SETTINGS = ['RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'TRUST_PROXY', 'BODY_LIMIT', 'MCP_ALLOWED_ORIGINS', 'ANSWER_CACHE_MB', 'MCP_SSE_SESSIONS_PER_CLIENT', 'MCP_SSE_IDLE_SECONDS', 'EVENT_SIGNING_SECRET'];
+const SETTINGS = ['RATE_LIMIT', 'RATE_LIMIT_WINDOW', 'TRUST_PROXY', 'BODY_LIMIT', 'MCP_ALLOWED_ORIGINS', 'ANSWER_CACHE_MB', 'ARTEFACT_CACHE_MB', 'MCP_SSE_SESSIONS_PER_CLIENT', 'MCP_SSE_IDLE_SECONDS', 'EVENT_SIGNING_SECRET'];
 // Paid contact is configured as on Node (CONTACT_*, SANDBOX_CONTACT_*); its inbox is the local D1.
 const contact = Object.keys(process.env).filter((name) => /^(SANDBOX_)?CONTACT_/.test(name) && process.env[name] !== '');
 const vars = [...SETTINGS, ...contact].filter((name) => process.env[name] !== undefined).flatMap((name) => ['--var', `${name}:${process.env[name]}`]);

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { buildLayout, CACHE_DIR } from '../src/pipeline/roots.ts';
+import { buildLayout, CACHE_DIR } from '../src/artefact/roots.ts';
 import { ANSWERS_FILE, publishAnswers } from '../src/pipeline/publish/publish-build.ts';
 import { phaseTimings } from '../src/pipeline/timings.ts';
 import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';

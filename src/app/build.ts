@@ -1,11 +1,11 @@
 import { createFunctions } from '../../functions/routes.ts';
 import type { Assets, Host, Root } from '../../functions/context.ts';
 import { localStreamCounter } from '../../functions/sse.ts';
-import { ROOTS, type RootSpec } from '../pipeline/roots.ts';
+import { ROOTS, type RootSpec } from '../artefact/roots.ts';
 import type { Core } from '../core/index.ts';
 import { localSessionBus } from '../state/session-bus.ts';
 import type { AppSettings } from './settings.ts';
-import { MANIFEST_VERSION, type Manifest } from '../pipeline/publish/manifest.ts';
+import { MANIFEST_VERSION, type Manifest } from '../artefact/manifest.ts';
 import { publishedFiles, type PublishedFiles, type ReadFile } from './published.ts';
 import type { Build } from './app.ts';
 

@@ -1,5 +1,5 @@
-import type { ManifestFile } from '../pipeline/publish/manifest.ts';
-import { isCompressible } from '../pipeline/publish/manifest.ts';
+import type { ManifestFile } from '../artefact/manifest.ts';
+import { isCompressible } from '../artefact/manifest.ts';
 import { CORS_HEADERS } from './policies/cors.ts';
 import { SECURITY_HEADERS } from './policies/security.ts';
 import { matchesIfNoneMatch } from './policies/etag.ts';

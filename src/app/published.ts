@@ -1,7 +1,7 @@
 import { FORMATS } from '../core/formats.ts';
 import { negotiate } from '../core/negotiate.ts';
 import { canonicalQuery } from '../core/params.ts';
-import type { Manifest, ManifestFile, ManifestPath, Offer } from '../pipeline/publish/manifest.ts';
+import type { Manifest, ManifestFile, ManifestPath, Offer } from '../artefact/manifest.ts';
 import { boundedCache } from '../../functions/bounded-cache.ts';
 import type { Encoding } from './encoding.ts';
 

@@ -2,6 +2,7 @@
 export type Vars = Readonly<Record<string, unknown>>;
 
 import { plainAddress, type TrustProxy } from './policies/rate-limit.ts';
+import { ARTEFACT_CACHE_MB } from '../artefact/storage.ts';
 
 /** A setting as text ('' when unset; a Worker's env also holds bindings, which are not settings). */
 const text = (env: Vars, name: string) => (typeof env[name] === 'string' ? env[name] : '');
@@ -26,6 +27,8 @@ export interface AppSettings {
   mcpAllowedOrigins: string[];
   /** Bytes of computed answers kept for repeated queries (ANSWER_CACHE_MB, default 64; 0 turns it off). */
   answerCacheBytes: number;
+  /** Bytes of the artefact a function or worker keeps of what it read (ARTEFACT_CACHE_MB, default 128; src/artefact/storage.ts). */
+  artefactCacheBytes: number;
 }
 
 export function appSettings(env: Vars): AppSettings {
@@ -37,6 +40,7 @@ export function appSettings(env: Vars): AppSettings {
     mcpSessionLimits: { perClient: int(env, 'MCP_SSE_SESSIONS_PER_CLIENT', 8, 1), idleSeconds: int(env, 'MCP_SSE_IDLE_SECONDS', 300, 1) },
     mcpAllowedOrigins: text(env, 'MCP_ALLOWED_ORIGINS').split(',').map((o) => o.trim()).filter(Boolean),
     answerCacheBytes: int(env, 'ANSWER_CACHE_MB', 64, 0) * 1024 * 1024,
+    artefactCacheBytes: int(env, 'ARTEFACT_CACHE_MB', ARTEFACT_CACHE_MB, 0) * 1024 * 1024,
   };
 }
 

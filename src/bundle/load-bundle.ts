@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
 import type { Core } from '../core/index.ts';
 import type { BundleReader } from './reader.ts';
 import { loadBundleCore } from './load-core.ts';
@@ -14,29 +12,16 @@ const absent = (e: unknown) => {
   throw e;
 };
 
-/** The suffix of a bundle file shipped brotli-compressed (a serverless function's, sized for its host's limit). */
-export const PACKED = '.br';
-
-const unpack = promisify(brotliDecompress);
-
-/** A bundle folder on disk: each file as it is, or its brotli-compressed copy (`{name}.br`) decompressed. */
+/** A bundle folder on disk, read at any time (synchronously too: search opens a language on its first use). */
 export function diskBundle(dir: string): BundleReader {
   return {
-    async read(name) {
-      const plain = await readFile(join(dir, name)).then(bytesOf, absent);
-      if (plain) return plain;
-      const packed = await readFile(join(dir, name + PACKED)).catch(absent);
-      return packed && bytesOf(await unpack(packed));
-    },
+    read: (name) => readFile(join(dir, name)).then(bytesOf, absent),
     readSync(name) {
-      for (const [file, decode] of [[name, (b: Buffer) => b], [name + PACKED, brotliDecompressSync]] as const) {
-        try {
-          return bytesOf(decode(readFileSync(join(dir, file))));
-        } catch (e) {
-          absent(e);
-        }
+      try {
+        return bytesOf(readFileSync(join(dir, name)));
+      } catch (e) {
+        return absent(e);
       }
-      return undefined;
     },
   };
 }

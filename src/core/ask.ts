@@ -1,5 +1,6 @@
 import type { CatalogIndex } from './catalog-index.ts';
 import { detectLanguage } from './detect-language.ts';
+import { DEFAULT_LANGUAGE } from './languages.ts';
 import { errors } from './errors.ts';
 import { QUERY_MAX_CHARS } from './params.ts';
 import { runSearch } from './search.ts';
@@ -38,6 +39,12 @@ function siteHost(index: CatalogIndex, site: unknown): string {
   const accepted = [index.catalog.site.name, url.origin + index.catalog.base, url.host + index.catalog.base, url.host].map((s) => s.toLowerCase());
   if (given === undefined || !accepted.includes(given)) throw errors.invalidRequest(`This service answers only for its own site (${url.host}); leave "site" out or use that.`);
   return url.host;
+}
+
+/** The languages an answer searches: the question's and English. */
+export function askLanguages(input: AskInput): string[] {
+  const query = typeof input.query === 'string' ? input.query.trim() : '';
+  return query ? [...new Set([detectLanguage(query), DEFAULT_LANGUAGE])] : [];
 }
 
 export function ask(index: CatalogIndex, source: SearchSource, input: AskInput): AskAnswer {

@@ -6,8 +6,8 @@ import { listTerms, postsWithTerms, termPosts, type TermFilter } from './taxonom
 import { readContent, type Params } from './params.ts';
 import type { Window } from './window.ts';
 import type { BodyStore, Catalog, SearchSource } from './types.ts';
-import { runSearch } from './search.ts';
-import { ask, type AskInput } from './ask.ts';
+import { runSearch, searchLanguages } from './search.ts';
+import { ask, askLanguages, type AskInput } from './ask.ts';
 import { citePost } from './cite.ts';
 
 /**
@@ -34,8 +34,15 @@ export function createCore(catalog: Catalog, bodies: BodyStore, search: SearchSo
       list: (kind: TaxonomyKind, params: Params) => listTerms(index, kind, params),
       posts: (kind: TaxonomyKind, slug: string, params: Params) => termPosts(index, kind, slug, params),
     },
-    search: (params: Params, window?: Window) => runSearch(index, search, params, window),
-    ask: (input: AskInput) => ask(index, search, input),
+    /** Search waits for the languages it reads (a host may read their indexes only now). */
+    search: async (params: Params, window?: Window) => {
+      await search.load(searchLanguages(params));
+      return runSearch(index, search, params, window);
+    },
+    ask: async (input: AskInput) => {
+      await search.load(askLanguages(input));
+      return ask(index, search, input);
+    },
     site: (params: Params) => siteInfo(index, params),
     languages: () => languages(index),
     product: () => product(index),

@@ -175,6 +175,15 @@ function imagesOf(hits: readonly Found[]): ImageRecord[] {
   return out;
 }
 
+/** The languages a search reads: its own and English (the fallback); none when the query is refused. */
+export function searchLanguages(params: Params): string[] {
+  try {
+    return [...new Set([readContent(params).lang, DEFAULT_LANGUAGE])];
+  } catch {
+    return [];
+  }
+}
+
 /** Search in the window given, else in the page the query's `page` and `per_page` name. */
 export function runSearch(index: CatalogIndex, source: SearchSource, params: Params, window?: Window): SearchRun {
   const text = readSearchText(params);

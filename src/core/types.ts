@@ -154,6 +154,11 @@ export interface SearchMatch {
 
 /** The prebuilt search indexes, as the core sees them. */
 export interface SearchSource {
+  /**
+   * Makes the languages' indexes ready to search (a host that reads them lazily reads them now);
+   * the other methods are called only for languages made ready.
+   */
+  load(langs: readonly string[]): Promise<void>;
   /** Posts matching words of `text` in `lang` (positions in the catalog's posts), most relevant first. */
   match(lang: string, text: string): SearchMatch;
   /** Plain text of a post's body in a language (the post by its position in the catalog). */

@@ -75,9 +75,9 @@ export const resolvers = {
       // CSL's keys (container-title, URL) are no GraphQL names: the item travels as its JSON text.
       return { csl: JSON.stringify(csl), ...forms };
     }),
-    search: rootField<ContentArgs & WindowArgs & { query: string }>((args, core) => {
+    search: rootField<ContentArgs & WindowArgs & { query: string }>(async (args, core) => {
       const window = windowOf(args);
-      return connection(core.search(argumentsAsParams(args, { query: 'q', ...CONTENT }), window).body, window);
+      return connection((await core.search(argumentsAsParams(args, { query: 'q', ...CONTENT }), window)).body, window);
     }),
     categories: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('categories', argumentsAsParams(args, LANG)).data)),
     tags: rootField<LangArgs>((args, core) => camelKeys(core.terms.list('tags', argumentsAsParams(args, LANG)).data)),

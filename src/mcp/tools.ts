@@ -115,7 +115,7 @@ export const TOOLS: Tool[] = [
     example: { query: 'tide', lang: 'en' },
     run: (core, args) =>
       guarded(async () => {
-        const { body } = core.search(argumentsAsParams(args, { query: 'q', ...CONTENT, ...PAGE }));
+        const { body } = await core.search(argumentsAsParams(args, { query: 'q', ...CONTENT, ...PAGE }));
         // The tools speak English whatever the language searched: the count is the search page's English message.
         const count = plural(DEFAULT_LANGUAGE, messages(DEFAULT_LANGUAGE).resultCount, body.total, { n: body.total, q: body.query });
         return { content: text(listing(body, `${count} (language ${body.meta.language}):`)), structuredContent: structured(body) };

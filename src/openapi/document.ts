@@ -157,7 +157,7 @@ async function examplesFrom(core: Core): Promise<Record<string, unknown>> {
     'GET /mcp/v1/posts': list,
     ...(first ? { 'GET /api/posts/{slug}': await core.posts.get(first, p()) } : {}),
     ...(core.catalog.pages[0] ? { 'GET /api/pages/{slug}': await core.pages.get(core.catalog.pages[0].slug, p()) } : {}),
-    'GET /api/search': core.search(p({ q: word, per_page: '1' })).body,
+    'GET /api/search': (await core.search(p({ q: word, per_page: '1' }))).body,
     'GET /api/categories': core.terms.list('categories', p()),
     'GET /api/tags': core.terms.list('tags', p()),
     'GET /api/products/the-value-layer': core.product(),

@@ -34,7 +34,8 @@ interface Language {
  * The prebuilt indexes (no re-indexing at start-up), each language opened on its first use, so a
  * server is ready before any is read; after the first search the others load in the background,
  * one per task, so later requests seldom wait for one. A host that can read its files at any time
- * (a disk) reads a language's files then; one that cannot (Workers) reads the bytes now and opens
+ * (a disk) reads a language's files then; one that cannot (a worker, a function reading the
+ * artefact from its CDN) reads a language's bytes when a search first needs it (`load`) and opens
  * them on first use. Index ids are positions in the catalog's posts (`ids` of them).
  */
 export async function loadSearchSource(reader: BundleReader, ids: number, { warm = true, present = true }: SourceOptions = {}): Promise<LoadedSearchSource> {
@@ -42,9 +43,19 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     if (!bytes) throw new Error(`the bundle has no ${name}`);
     return bytes;
   };
-  const preread = reader.readSync
-    ? undefined
-    : new Map(await Promise.all(LANGUAGE_CODES.map(async (lang) => [lang, await Promise.all(FILES(lang).map(async (n) => need(n, await reader.read(n))))] as const)));
+  /** A language's files read ahead of its first use, by hosts without synchronous reads. */
+  const fetched = new Map<string, Promise<Uint8Array[]>>();
+  const fetchFiles = (lang: string) => {
+    let files = fetched.get(lang);
+    if (!files) {
+      files = Promise.all(FILES(lang).map(async (n) => need(n, await reader.read(n))));
+      // A failed read is tried again by the next search.
+      files.catch(() => fetched.delete(lang));
+      fetched.set(lang, files);
+    }
+    return files;
+  };
+  const preread = new Map<string, Uint8Array[]>();
   // A bundle without search files fails at start, not at a first search (only the small headers are read).
   if (reader.readSync && present) for (const lang of LANGUAGE_CODES) need(FILES(lang)[0]!, reader.readSync(FILES(lang)[0]!));
 
@@ -54,19 +65,30 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     let hit = loaded.get(lang);
     if (hit) return hit;
     const started = performance.now();
-    const [header, data, words, texts, stems] = preread?.get(lang) ?? FILES(lang).map((n) => need(n, reader.readSync!(n)));
+    const files = preread.get(lang) ?? (reader.readSync ? FILES(lang).map((n) => need(n, reader.readSync!(n))) : undefined);
+    if (!files) throw new Error(`search: ${lang} was not loaded before its first use`);
+    const [header, data, words, texts, stems] = files;
     const vocabulary = decodeJson<string[]>(words!);
     const runs = openRuns(decodeJson<IndexHeader>(header!), data!, vocabulary.length);
     const text = openTexts(texts!);
     hit = { search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!), text), text };
-    preread?.delete(lang);
+    preread.delete(lang);
     loaded.set(lang, hit);
     loadMs.set(lang, performance.now() - started);
     return hit;
   }
+  async function load(langs: readonly string[]): Promise<void> {
+    if (reader.readSync) return;
+    await Promise.all(
+      langs.filter((l) => !loaded.has(l) && !preread.has(l) && LANGUAGE_CODES.includes(l)).map(async (l) => {
+        const files = await fetchFiles(l);
+        if (!loaded.has(l)) preread.set(l, files);
+      }),
+    );
+  }
   const loadAll = () => void LANGUAGE_CODES.forEach(language);
   let warming = false;
-  /** One language per task, so requests in between are answered (Node: a Worker has its bytes already). */
+  /** One language per task, so requests in between are answered (Node: the others read a language when a search needs it). */
   function warmInBackground() {
     if (!warm || warming || !reader.readSync) return;
     warming = true;
@@ -82,6 +104,7 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
   return {
     loadMs,
     loadAll,
+    load,
     match(lang, text) {
       const { ids, units, missing, words, written } = query(language(lang).search, text);
       warmInBackground();

@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { COMPRESS_MIN_BYTES, isCompressible, worthCompressing } from '../pipeline/publish/manifest.ts';
+import { COMPRESS_MIN_BYTES, isCompressible, worthCompressing } from '../artefact/manifest.ts';
 import { chooseEncoding, encodedEtag } from '../app/encoding.ts';
 import { boundedCache } from '../../functions/bounded-cache.ts';
 

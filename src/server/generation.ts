@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Root } from '../../functions/context.ts';
-import { buildLayout, type BuildLayout } from '../pipeline/roots.ts';
-import type { ManifestFile } from '../pipeline/publish/manifest.ts';
-import { fileAt, readManifest } from '../pipeline/publish/client-files.ts';
+import { buildLayout, type BuildLayout } from '../artefact/roots.ts';
+import type { ManifestFile } from '../artefact/manifest.ts';
+import { fileAt, readManifest } from '../artefact/client-files.ts';
 import type { Build } from '../app/app.ts';
 import { assembleBuild, type SharedHost } from '../app/build.ts';
 

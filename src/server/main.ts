@@ -13,7 +13,7 @@ import { sharedStreamCounter } from '../state/stream-counter.ts';
 import { REDIS_WAIT_MS, redisState } from '../state/redis.ts';
 import type { WorkerData } from './worker.ts';
 import { resolve } from 'node:path';
-import { PUBLISH } from '../pipeline/roots.ts';
+import { PUBLISH } from '../artefact/roots.ts';
 import { scheduleBuilds } from './schedule.ts';
 import { recordServer } from '../pipeline/live/running-servers.ts';
 import { UNSIGNED_STREAMS_LOG } from '../../functions/sse.ts';

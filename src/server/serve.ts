@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { loadCore } from '../bundle/load-bundle.ts';
-import { PUBLISH, type BuildLayout } from '../pipeline/roots.ts';
+import { PUBLISH, type BuildLayout } from '../artefact/roots.ts';
 import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { ContactService } from '../contact/service.ts';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse, type ShardPages } from './page-reuse.ts';
 import { readJson } from '../fs/read-json.ts';
 import { loadCore } from '../bundle/load-bundle.ts';
-import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../pipeline/roots.ts';
+import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../artefact/roots.ts';
 import { listPageDigests } from './list-page.ts';
 import type { SiteRoot } from './site-root.ts';
 

@@ -5,10 +5,10 @@ import { Agent, request } from 'node:http';
 import { createApp } from '../../src/app/app.ts';
 import { loadGeneration } from '../../src/server/generation.ts';
 import { loadCore } from '../../src/bundle/load-bundle.ts';
-import { DIST, ROOTS } from '../../src/pipeline/roots.ts';
+import { DIST, ROOTS } from '../../src/artefact/roots.ts';
 import { localStreamCounter } from '../../functions/sse.ts';
 import { localSessionBus } from '../../src/state/session-bus.ts';
-import { isCompressible } from '../../src/pipeline/publish/manifest.ts';
+import { isCompressible } from '../../src/artefact/manifest.ts';
 import { liveManifest, publishedRequests } from '../helpers/manifest.ts';
 import { useServer } from '../helpers/server.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PUBLISH, ROOTS } from '../../src/pipeline/roots.ts';
+import { PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
 import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PUBLISH } from '../../src/pipeline/roots.ts';
+import { PUBLISH } from '../../src/artefact/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
 import { answerFile } from '../../src/pipeline/publish/answer-file.ts';
 import { pageFileAt } from '../../src/site/page-specs.ts';
 import { useServer } from '../helpers/server.ts';
-import { COMPUTED, load, sameAsNode, type Handler } from '../helpers/host-function.ts';
+import { COMPUTED, load, sameAsNode, serveFolder, type Handler } from '../helpers/host-function.ts';
 
 // Netlify cannot run here (tests/e2e/netlify.test.ts runs it under @netlify/dev, opt-in): its output
 // (npm test builds it with --target all) is checked against the documented formats, and its function
@@ -19,14 +19,21 @@ const absent = (dir: string) => (existsSync(dir) ? false : `${dir} is absent: ru
 
 describe('Netlify output', { skip: absent(out('netlify')) }, () => {
   // tests/e2e/netlify.test.ts runs the whole output under @netlify/dev; here, its files and the function alone.
-  test('netlify.toml, the whole static artefact for the CDN, the build (no site files) beside the function', async () => {
+  test('netlify.toml, the whole static artefact for the CDN, and the build the function reads among its files (no site files but the search pages)', async () => {
     const toml = await readFile(out('netlify', 'netlify.toml'), 'utf8');
-    for (const line of ['[build]', 'publish = "static"', 'edge_functions = "edge-functions"', '[functions]', 'directory = "functions"', '[functions.folio]', 'included_files = ["build/**"]']) assert.ok(toml.includes(line), line);
+    for (const line of ['[build]', 'publish = "static"', 'edge_functions = "edge-functions"', '[functions]', 'directory = "functions"']) assert.ok(toml.includes(line), line);
+    assert.ok(!toml.includes('included_files'), 'the function carries no files');
+    assert.ok(!existsSync(out('netlify', 'build')));
     const cdn = await readdir(out('netlify', 'static'), { recursive: true });
     for (const f of ['_headers', '_redirects', '404.html', 'favicon.svg', join('api', 'posts', 'index.json'), join('the-slow-web', 'index.html'), 'feed.xml']) assert.ok(cdn.includes(f), f);
-    const shipped = await readdir(out('netlify', 'build', 'site', 'client'), { recursive: true });
-    assert.ok(shipped.every((f) => /(^|\/)search\.html$/.test(f) || !f.includes('.')), 'the function carries the search pages only');
-    assert.deepEqual(JSON.parse(await readFile(out('netlify', 'build', 'manifest.json'), 'utf8')), await liveManifest());
+    // Netlify's CDN compresses what it serves: the precompressed copies would only add files.
+    assert.deepEqual(cdn.filter((f) => /\.(br|gz)$/.test(f)), []);
+    const [artefact, ...others] = await readdir(out('netlify', 'static', '_folio', 'a'));
+    assert.match(artefact!, /^[0-9a-f]{32}$/);
+    assert.deepEqual(others, []);
+    const shipped = await readdir(out('netlify', 'static', '_folio', 'a', artefact!, 'site', 'client'), { recursive: true });
+    assert.ok(shipped.every((f) => /(^|\/)search\.html$/.test(f) || !f.includes('.')), 'of the site, the search pages only');
+    assert.deepEqual(JSON.parse(await readFile(out('netlify', 'static', '_folio', 'a', artefact!, 'manifest.json'), 'utf8')), await liveManifest());
     const redirects = await readFile(out('netlify', 'static', '_redirects'), 'utf8');
     // Most specific first; an unpublished parameter goes to the function before any published rule.
     const at = (rule: string) => redirects.indexOf(rule);
@@ -37,8 +44,10 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     assert.ok(at('/api/posts/:slug lang=fr /api/posts/:slug/_query/lang=fr.json 200') >= 0);
   });
 
-  test('a Functions 2.0 handler on the computed paths only, answering as npm start does', async () => {
-    const fn = await load<{ default: Handler; config: { path: string[]; preferStatic: boolean } }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: 'test-secret' });
+  test('a Functions 2.0 handler on the computed paths only, answering as npm start does with the build read from the CDN', async (t) => {
+    const cdn = await serveFolder(out('netlify', 'static'));
+    t.after(() => cdn.close());
+    const fn = await load<{ default: Handler; config: { path: string[]; preferStatic: boolean } }>(out('netlify', 'functions', 'folio.mjs'), { EVENT_SIGNING_SECRET: 'test-secret', FOLIO_ARTEFACT_URL: cdn.url });
     assert.equal(typeof fn.default, 'function');
     for (const p of ['/api/search', '/graphql', '/mcp', '/ask', '/status', '/sandbox/api/search', '/_folio/fn/*']) assert.ok(fn.config.path.includes(p), p);
     const manifest = await liveManifest();
@@ -53,7 +62,9 @@ describe('Netlify output', { skip: absent(out('netlify')) }, () => {
     // The function's log is console.error: taken here, where it is expected, and checked.
     const logged = t.mock.method(console, 'error', () => {});
     // The bundled app itself, imported afresh (the entry re-exports one module instance, loaded with a secret above).
-    const fn = await load<{ default: Handler }>(out('netlify', 'function', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined });
+    const cdn = await serveFolder(out('netlify', 'static'));
+    t.after(() => cdn.close());
+    const fn = await load<{ default: Handler }>(out('netlify', 'function', 'folio.mjs'), { EVENT_SIGNING_SECRET: undefined, FOLIO_ARTEFACT_URL: cdn.url });
     const read = await fn.default(new Request('https://folio.netlify.app/api/search?q=tide'));
     assert.equal(read.status, 200);
     const stream = await fn.default(new Request('https://folio.netlify.app/api/stream/search?q=tide', { headers: { accept: 'text/event-stream' } }));

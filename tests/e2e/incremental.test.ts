@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { clientFiles } from '../../src/pipeline/publish/client-files.ts';
+import { clientFiles } from '../../src/artefact/client-files.ts';
 import { assertSameOutput, files, live } from '../helpers/same-output.ts';
 import { filesUnder } from '../../src/fs/files-under.ts';
 import { indexCatalog } from '../../src/core/catalog-index.ts';

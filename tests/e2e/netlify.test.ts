@@ -4,9 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PUBLISH } from '../../src/pipeline/roots.ts';
+import { PUBLISH } from '../../src/artefact/roots.ts';
 import { liveManifest, publishedRequests } from '../helpers/manifest.ts';
 import { useServer } from '../helpers/server.ts';
+import { serveFolder } from '../helpers/host-function.ts';
 
 // The Netlify output run by @netlify/dev (Netlify's own emulation of its request chain: edge
 // functions on Deno, then functions, rules and static files), offline: its API address is a closed
@@ -63,11 +64,16 @@ function denoProcesses(): Set<number> {
 
 describe('Netlify output under @netlify/dev', { skip }, () => {
   let dev: Dev;
+  let cdn: Awaited<ReturnType<typeof serveFolder>> | undefined;
   let earlier = new Set<number>();
   before(async () => {
     earlier = denoProcesses();
     process.env.PATH = `${BIN}${delimiter}${process.env.PATH}`;
     process.env.EVENT_SIGNING_SECRET = 'netlify-test';
+    // The function reads its build from the site's static files; @netlify/dev runs here without its
+    // HTTP server, so a loopback server of the same files stands in for Netlify's CDN.
+    cdn = await serveFolder(join(SITE, 'static'));
+    process.env.FOLIO_ARTEFACT_URL = cdn.url;
     await askConfigsOnce();
     const { NetlifyDev } = (await import(pathToFileURL(NETLIFY_DEV).href)) as unknown as { NetlifyDev: new (o: object) => Dev };
     const off = { enabled: false };
@@ -80,6 +86,7 @@ describe('Netlify output under @netlify/dev', { skip }, () => {
     // Stopped by PID first: @netlify/dev's stop waits for its Deno child otherwise.
     for (const pid of started()) process.kill(pid);
     await dev?.stop();
+    await cdn?.close();
   });
 
   /** The answer of Netlify's chain and the layer that gave it, beside Node's. */
@@ -147,6 +154,15 @@ describe('Netlify output under @netlify/dev', { skip }, () => {
     const { status: ok, host } = (await status.netlify.json()) as { status: string; host: string };
     assert.deepEqual({ ok, host }, { ok: 'ok', host: 'netlify' });
     await status.node.body?.cancel();
+    // What the function read of its build (manifest, catalogs, indexes) are the site's static files on Netlify's chain too: no read invokes a function.
+    const reads = [...new Set(cdn!.asked)];
+    assert.ok(reads.some((p) => /^\/_folio\/a\/[0-9a-f]{32}\/manifest\.json$/.test(p)), 'the manifest was read from the CDN');
+    for (const path of reads) {
+      const got = await dev.handleAndIntrospect(new Request(`http://localhost${path}`));
+      await got?.response.body?.cancel();
+      assert.equal(got?.type, 'static', path);
+      assert.equal(got?.response.status, 200, path);
+    }
   });
 
   test('edge functions: the bearer 401 only when Authorization is sent, the preflight, negotiation', async () => {

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink } from 'node:f
 import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { join, resolve } from 'node:path';
-import { CACHE_DIR, PUBLISH, ROOTS } from '../../src/pipeline/roots.ts';
+import { CACHE_DIR, PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
 import { INPUTS_FILE, inputFingerprint } from '../../src/pipeline/reuse/fingerprint.ts';
 import { fileDigests } from '../../src/pipeline/reuse/file-digests.ts';
 

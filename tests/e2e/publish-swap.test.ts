@@ -5,7 +5,7 @@ import { cp, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import type { Manifest } from '../../src/pipeline/publish/manifest.ts';
+import type { Manifest } from '../../src/artefact/manifest.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 

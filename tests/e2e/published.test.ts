@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { DIST } from '../../src/pipeline/roots.ts';
-import { fileAt } from '../../src/pipeline/publish/client-files.ts';
+import { DIST } from '../../src/artefact/roots.ts';
+import { fileAt } from '../../src/artefact/client-files.ts';
 import { liveManifest, publishedRequests } from '../helpers/manifest.ts';
 import { useServer } from '../helpers/server.ts';
 

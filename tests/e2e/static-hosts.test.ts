@@ -9,8 +9,8 @@ import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:f
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildLayout, PUBLISH } from '../../src/pipeline/roots.ts';
-import { fileAt } from '../../src/pipeline/publish/client-files.ts';
+import { buildLayout, PUBLISH } from '../../src/artefact/roots.ts';
+import { fileAt } from '../../src/artefact/client-files.ts';
 import { liveManifest } from '../helpers/manifest.ts';
 import { passOn } from '../helpers/child-output.ts';
 import { RESULTS_SLOT } from '../../src/site/search-results.ts';

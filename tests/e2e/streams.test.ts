@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DISCONNECT_UNSEEN, get, TARGET, useServer } from '../helpers/server.ts';
 import { readEvents } from '../helpers/sse.ts';
 import { verifyPayload } from '../../functions/signing.ts';
-import { SANDBOX_SIGNING_KEY } from '../../src/pipeline/roots.ts';
+import { SANDBOX_SIGNING_KEY } from '../../src/artefact/roots.ts';
 import { RETRY_MS } from '../../src/core/limits.ts';
 import { EventSource } from 'eventsource';
 

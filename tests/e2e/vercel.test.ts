@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DIST, PUBLISH } from '../../src/pipeline/roots.ts';
-import { fileAt } from '../../src/pipeline/publish/client-files.ts';
-import type { Manifest } from '../../src/pipeline/publish/manifest.ts';
+import { DIST, PUBLISH } from '../../src/artefact/roots.ts';
+import { fileAt } from '../../src/artefact/client-files.ts';
+import type { Manifest } from '../../src/artefact/manifest.ts';
 import { VC_CONFIG } from '../../src/pipeline/targets/vercel.ts';
 import { FUNCTION_PATH, type VercelOverrides, type VercelRoute } from '../../src/pipeline/targets/vercel-config.ts';
 import { liveManifest, publishedRequests } from '../helpers/manifest.ts';
 import { useServer } from '../helpers/server.ts';
-import { COMPUTED, load, REQUESTS, sameAsNode, type Handler } from '../helpers/host-function.ts';
+import { COMPUTED, load, REQUESTS, sameAsNode, serveFolder, type Handler } from '../helpers/host-function.ts';
 import { route, type Deployment, type RouteRequest } from '../helpers/vercel-routes.ts';
 
 // Vercel cannot run here: its Build Output (npm test builds it with --target all) is routed by a
@@ -107,7 +107,7 @@ describe('Vercel output (Build Output API v3)', { skip }, () => {
     ]) assert.equal(at({ url: '/fr/the-archive-problem', headers: { accept: accept! } }).layer, layer, accept);
   });
 
-  test('computed requests reach the function, which answers them as npm start does', async () => {
+  test('computed requests reach the function, which answers them as npm start does', async (t) => {
     const agents = REQUESTS.filter(({ path, init }) => path === '/the-slow-web' && init?.headers);
     const apiIndexHtml = { path: '/api', init: { headers: { accept: 'text/html' } } };
     const unknownAsJson = { path: '/no-such-page', init: { headers: { accept: 'application/json' } } };
@@ -119,11 +119,22 @@ describe('Vercel output (Build Output API v3)', { skip }, () => {
     }
     const func = join(BASE, 'functions', 'folio.func');
     assert.deepEqual(JSON.parse(await readFile(join(func, '.vc-config.json'), 'utf8')), VC_CONFIG);
-    // The function carries the bundles and the manifest; of the site's files, the search pages only.
-    const shipped = await readdir(join(func, 'build', 'site', 'client'), { recursive: true });
-    assert.ok(shipped.every((f) => /(^|\/)(search|api)\.html$|_not-found/.test(f) || !f.includes('.')), 'the function carries the search pages, the API index page and the not-found pages only');
-    const fn = await load<{ default: { fetch: Handler } }>(join(func, 'index.mjs'), { EVENT_SIGNING_SECRET: 'test-secret' });
+    // The function carries its code only; the build it reads is among the CDN's files, at an unguessable path.
+    assert.deepEqual((await readdir(func)).sort(), ['.vc-config.json', 'index.mjs']);
+    const [artefact, ...others] = await readdir(join(BASE, 'static', '_folio', 'a'));
+    assert.match(artefact!, /^[0-9a-f]{32}$/);
+    assert.deepEqual(others, []);
+    const shipped = await readdir(join(BASE, 'static', '_folio', 'a', artefact!, 'site', 'client'), { recursive: true });
+    assert.ok(shipped.every((f) => /(^|\/)(search|api)\.html$|_not-found/.test(f) || !f.includes('.')), 'of the site, the search pages, the API index page and the not-found pages only');
+    const cdn = await serveFolder(join(BASE, 'static'));
+    t.after(() => cdn.close());
+    const fn = await load<{ default: { fetch: Handler } }>(join(func, 'index.mjs'), { EVENT_SIGNING_SECRET: 'test-secret', FOLIO_ARTEFACT_URL: cdn.url });
     await sameAsNode(node.url, fn.default.fetch, ORIGIN, computed.filter(({ path }) => path !== '/status'));
+    // It read what those answers needed, each a static file of the deployment (no read invokes a function).
+    assert.ok(cdn.asked.includes(`/_folio/a/${artefact}/manifest.json`));
+    assert.ok(cdn.asked.some((p) => p.includes('/bundle/main/search/en.')), 'a search read the English index');
+    assert.ok(!cdn.asked.some((p) => p.includes('/bundle/main/search/ko.')), 'no search read the Korean index');
+    for (const path of new Set(cdn.asked)) assert.equal(at({ url: path }).layer, 'static', path);
   });
 
   test('the bearer 401 and the preflight by route, as Node answers them', async () => {

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { loadCore } from '../../src/bundle/load-bundle.ts';
-import { DIST } from '../../src/pipeline/roots.ts';
+import { DIST } from '../../src/artefact/roots.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
 import { ROUTES } from '../../functions/routes.ts';
 import pkg from '../../package.json' with { type: 'json' };

@@ -5,7 +5,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PUBLISH } from '../../src/pipeline/roots.ts';
+import { PUBLISH } from '../../src/artefact/roots.ts';
 import { passOn } from './child-output.ts';
 
 /** The fronts the e2e suites can run behind (`FOLIO_TEST_FRONT`): nginx or Caddy before `npm run serve`. */

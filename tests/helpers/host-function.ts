@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -55,4 +58,26 @@ export async function sameAsNode(nodeUrl: string, handler: Handler, origin: stri
     assert.equal(vary(viaFunction), vary(viaNode), `vary of ${what}`);
     assert.equal(await viaFunction.text(), await viaNode.text(), what);
   }
+}
+
+/**
+ * A folder served over loopback HTTP as a CDN serves a deployment's static files, for a function
+ * that reads its build from there (FOLIO_ARTEFACT_URL): the paths it was asked for, in order.
+ */
+export async function serveFolder(dir: string): Promise<{ url: string; asked: string[]; close: () => Promise<void> }> {
+  const asked: string[] = [];
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    asked.push(path);
+    const file = resolve(dir, `.${path}`);
+    const body = file.startsWith(resolve(dir)) ? await readFile(file).catch(() => undefined) : undefined;
+    res.statusCode = body ? 200 : 404;
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    asked,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DIST } from '../../src/pipeline/roots.ts';
-import type { Manifest, ManifestFile, Offer } from '../../src/pipeline/publish/manifest.ts';
+import { DIST } from '../../src/artefact/roots.ts';
+import type { Manifest, ManifestFile, Offer } from '../../src/artefact/manifest.ts';
 import { FORMATS } from '../../src/core/formats.ts';
 
 /** The live build's manifest. */

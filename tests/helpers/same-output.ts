@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { buildLayout } from '../../src/pipeline/roots.ts';
-import { clientFiles, readManifest } from '../../src/pipeline/publish/client-files.ts';
+import { buildLayout } from '../../src/artefact/roots.ts';
+import { clientFiles, readManifest } from '../../src/artefact/client-files.ts';
 
 /** Every file under a folder, by its path from it, with its bytes. */
 export async function files(root: string): Promise<Map<string, Buffer>> {
@@ -19,7 +19,7 @@ export async function live(out: string) {
   return { layout, manifest: await readManifest(layout) };
 }
 
-/** Every file of the live build's static artefact, wherever it is held (src/pipeline/publish/client-files.ts). */
+/** Every file of the live build's static artefact, wherever it is held (src/artefact/client-files.ts). */
 async function artefact(out: string): Promise<Map<string, Buffer>> {
   const { layout, manifest } = await live(out);
   return new Map(await Promise.all(clientFiles(layout, manifest).map(async (f) => [f.rel, await readFile(f.path)] as const)));

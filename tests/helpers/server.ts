@@ -68,7 +68,15 @@ async function startProcess(env: Record<string, string>, target: 'node' | 'cloud
   passOn(child.stderr!, `${entry} ${child.pid}`);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20_000);
+    // workerd under wrangler takes its time to start on a loaded machine (over 20 s was seen beside a build).
+    const timer = setTimeout(
+      () => {
+        // Stopped, or the test process would wait for it to end.
+        child.kill('SIGTERM');
+        reject(new Error(`server did not start:\n${log}`));
+      },
+      target === 'cloudflare' ? 90_000 : 20_000,
+    );
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
       const m = /listening on http:\/\/localhost:(\d+)/.exec(log);

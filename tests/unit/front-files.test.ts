@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { frontBase, frontFiles, frontRules, MALFORMED_QUERY } from '../../src/pipeline/targets/front-files.ts';
 import { parseHeaders, staticHostRules } from '../../src/pipeline/targets/static-host-rules.ts';
-import type { Manifest, ManifestFile } from '../../src/pipeline/publish/manifest.ts';
+import type { Manifest, ManifestFile } from '../../src/artefact/manifest.ts';
 
 const API = 'public, max-age=60, s-maxage=300, stale-while-revalidate=86400';
 const PAGE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';

@@ -2,13 +2,12 @@
 // rate limit kept in a Durable Object per client. `npm run build -- --target cloudflare` writes
 // the project around it (dist/cloudflare); `npm run preview:cloudflare` runs it on workerd.
 import { createApp, type App, type Build } from '../../app/app.ts';
-import { assembleBuild, contentRoots, instanceHost, loadOnce } from '../../app/build.ts';
+import { instanceHost, loadOnce } from '../../app/build.ts';
 import { appSettings, type Vars } from '../../app/settings.ts';
 import { clientKey, type RateLimiter } from '../../app/policies/rate-limit.ts';
-import { loadBundleCore } from '../../bundle/load-core.ts';
-import { decodeJson } from '../../bundle/reader.ts';
-import type { Manifest } from '../../pipeline/publish/manifest.ts';
-import { assetBytes, assetsBundle, PRIVATE_PREFIX } from './assets-bundle.ts';
+import { cachedStore } from '../../artefact/storage.ts';
+import { storedBuild } from '../stored-build.ts';
+import { assetsStore } from './assets-bundle.ts';
 import type { RateLimits } from './rate-limits.ts';
 import { durableSessionBus, type McpSessions } from './mcp-sessions.ts';
 import { durableLock, type Locks } from './locks.ts';
@@ -32,13 +31,6 @@ interface Env extends Vars {
   EVENT_SIGNING_SECRET?: string;
 }
 
-/** Files of the static artefact: a 404 from the binding is a broken upload, not an absent file. */
-async function need(assets: Fetcher, path: string): Promise<Uint8Array> {
-  const bytes = await assetBytes(assets, path);
-  if (!bytes) throw new Error(`assets: ${path} is missing from the upload`);
-  return bytes;
-}
-
 /**
  * Paid contact as on Node, with its stores at Cloudflare: each root's inbox a table in D1, one
  * payer's settlements and the relayer's nonces serialised across isolates by a Durable Object
@@ -53,21 +45,24 @@ function openContact(env: Env): OpenContact {
 
 let contact: OpenContact | undefined;
 
-/** Loaded once per isolate, on its first request (the cold start), and kept. */
+/**
+ * Loaded once per isolate, on its first request (the cold start), and kept: the manifest and the
+ * catalogs; bodies, search indexes and pages are read through the assets binding when an answer
+ * needs them, and kept in the isolate's bounded cache (ARTEFACT_CACHE_MB).
+ */
 async function loadBuild(env: Env): Promise<Build> {
   const settings = appSettings(env);
-  const manifest = decodeJson<Manifest>(await need(env.ASSETS, `${PRIVATE_PREFIX}/manifest.json`));
   // Each isolate would draw its own random key, and events signed in one would not verify in
   // another (as with REDIS_URL on Node, the key must be given): without it, only streams are refused.
   const secret = env.EVENT_SIGNING_SECRET || undefined;
   if (!secret) console.error(`${UNSIGNED_STREAMS_LOG} (\`npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc\`)`);
   contact ??= openContact(env);
-  const roots = await contentRoots(
+  return storedBuild(cachedStore(assetsStore(env.ASSETS), settings.artefactCacheBytes), {
+    shared: { ...instanceHost(settings, 'cloudflare', pkg.version), mcpSessions: durableSessionBus(env.MCP_SESSIONS) },
     secret,
-    (name) => loadBundleCore(assetsBundle(env.ASSETS, name)),
-    (root, core) => contact!.serviceFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
-  );
-  return assembleBuild(manifest, (name) => need(env.ASSETS, name), roots, { ...instanceHost(settings, 'cloudflare', pkg.version), mcpSessions: durableSessionBus(env.MCP_SESSIONS) }, 32 * 1024 * 1024);
+    contact: (root, core) => contact!.serviceFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
+    fileCacheBytes: 16 * 1024 * 1024,
+  });
 }
 
 /** A fixed window per client, counted by that client's Durable Object. */

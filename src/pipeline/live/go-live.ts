@@ -5,9 +5,9 @@ import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink }
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { holderOf, variantSuffixes, type Manifest } from '../publish/manifest.ts';
+import { holderOf, variantSuffixes, type Manifest } from '../../artefact/manifest.ts';
 import { filesUnder } from '../../fs/files-under.ts';
-import { buildLayout } from '../roots.ts';
+import { buildLayout } from '../../artefact/roots.ts';
 import { REUSE_FILE } from '../reuse/reuse.ts';
 import type { Reuse } from '../../site/page-reuse.ts';
 import { sweepCodings } from '../reuse/variant-cache.ts';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { CODINGS, codingPool } from './codings.ts';
 import { etagOf } from './file-etag.ts';
 import type { variantCache } from '../reuse/variant-cache.ts';
-import { COMPRESS_MIN_BYTES, worthCompressing } from './manifest.ts';
+import { COMPRESS_MIN_BYTES, worthCompressing } from '../../artefact/manifest.ts';
 
 /** What the manifest records of a file's bytes. */
 export interface FileFacts {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { HOLDERS_FILE } from '../live/go-live.ts';
 import { createFunctions, ROUTES } from '../../../functions/routes.ts';
 import type { Host, Root } from '../../../functions/context.ts';
-import { ROOTS as ROOT_SPECS, type BuildLayout } from '../roots.ts';
+import { ROOTS as ROOT_SPECS, type BuildLayout } from '../../artefact/roots.ts';
 import { contentRoots, instanceHost } from '../../app/build.ts';
 import { appSettings } from '../../app/settings.ts';
 import { loadCore } from '../../bundle/load-bundle.ts';
@@ -24,7 +24,7 @@ import { liveBuildFiles } from '../reuse/reuse.ts';
 import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse, type ShardPages } from '../../site/page-reuse.ts';
 import { readJson } from '../../fs/read-json.ts';
 import { emitHostFiles } from './host-files.ts';
-import type { Manifest } from './manifest.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
 import type { Phase, Timings } from '../timings.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 

@@ -7,7 +7,7 @@ import { availableLanguages } from '../../core/availability.ts';
 import { paths } from '../../core/urls.ts';
 import type { Core } from '../../core/index.ts';
 import { CACHE_PUBLIC } from '../../../functions/http.ts';
-import { isCompressible, MANIFEST_VERSION, variantSuffixes, type Manifest, type ManifestFile, type ManifestPath } from './manifest.ts';
+import { isCompressible, MANIFEST_VERSION, variantSuffixes, type Manifest, type ManifestFile, type ManifestPath } from '../../artefact/manifest.ts';
 import type { PublishedAnswer } from './publisher.ts';
 import { NOT_FOUND_SEGMENT, pageAt, SEARCH_SEGMENT } from '../../site/page-specs.ts';
 import { VARIANT_FOLDER } from '../../core/responsive-images.ts';

@@ -2,9 +2,9 @@ import { ROUTES } from '../../../functions/routes.ts';
 import type { Route } from '../../../functions/route.ts';
 import { routeIndex } from '../../../functions/route-index.ts';
 import type { QueryShape } from '../../core/params.ts';
-import type { Manifest, Offer } from '../publish/manifest.ts';
+import type { Manifest, Offer } from '../../artefact/manifest.ts';
 import { answerFile } from '../publish/answer-file.ts';
-import { ROOTS } from '../roots.ts';
+import { ROOTS } from '../../artefact/roots.ts';
 
 /**
  * What a CDN in front of the functions must know of a build, for hosts that route by rules

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { mirror } from './files.ts';
-import { clientFiles, folderFiles, readManifest, selfContained } from '../publish/client-files.ts';
+import { clientFiles, folderFiles, readManifest, selfContained } from '../../artefact/client-files.ts';
 import { inboxSchema } from '../../contact/inbox.ts';
-import type { BuildLayout } from '../roots.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
 
 /** Cloudflare's published limits (developers.cloudflare.com/workers/platform/limits). */

@@ -1,6 +1,6 @@
 import { copyFile, link, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ClientFile } from '../publish/client-files.ts';
+import type { ClientFile } from '../../artefact/client-files.ts';
 
 /** One file into place: a hard link when the folders share a file system (no bytes copied), else a copy. */
 export async function place(from: string, to: string): Promise<void> {

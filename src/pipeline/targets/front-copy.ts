@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../publish/manifest.ts';
-import type { BuildLayout } from '../roots.ts';
-import { fileAt } from '../publish/client-files.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
+import { fileAt } from '../../artefact/client-files.ts';
 import { place } from './files.ts';
 import type { FrontFile } from './front-files.ts';
 

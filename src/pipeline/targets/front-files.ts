@@ -1,4 +1,4 @@
-import type { Manifest, ManifestFile } from '../publish/manifest.ts';
+import type { Manifest, ManifestFile } from '../../artefact/manifest.ts';
 import { isJson } from '../../app/policies/rate-limit.ts';
 import { VARIANT_FOLDER } from '../../core/responsive-images.ts';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BuildLayout } from '../roots.ts';
-import { readManifest } from '../publish/client-files.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
+import { readManifest } from '../../artefact/client-files.ts';
 import { FRONT_ROOT, writeFrontCopy } from './front-copy.ts';
 import { frontFiles, frontRules, type FrontOptions, type FrontRules } from './front-files.ts';
 import { nginxConf } from './nginx.ts';

@@ -1,20 +1,20 @@
 import { build } from 'esbuild';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { brotliCompress, constants } from 'node:zlib';
-import { dirname, join, sep } from 'node:path';
-import type { BuildLayout } from '../roots.ts';
-import { mirror } from './files.ts';
-import { clientFiles, folderFiles, readManifest, selfContained } from '../publish/client-files.ts';
-import type { Manifest } from '../publish/manifest.ts';
-import { PACKED } from '../../bundle/load-bundle.ts';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import type { BuildLayout } from '../../artefact/roots.ts';
+import { folderBytes, mirror } from './files.ts';
+import { clientFiles, folderFiles, readManifest, selfContained } from '../../artefact/client-files.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
 
 /**
  * A serverless Node entry as one ES module (its dependencies inside), for hosts that run what
- * they are given (Vercel's Build Output) or re-bundle it (Netlify).
+ * they are given (Vercel's Build Output) or re-bundle it (Netlify); `artefactPath` is written in
+ * as FOLIO_ARTEFACT_PATH, where the function reads the build from the CDN.
  */
-export async function bundleFunction(entry: string, outfile: string): Promise<number> {
+export async function bundleFunction(entry: string, outfile: string, artefactPath: string): Promise<number> {
   await build({
+    define: { FOLIO_ARTEFACT_PATH: JSON.stringify(artefactPath) },
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -28,37 +28,28 @@ export async function bundleFunction(entry: string, outfile: string): Promise<nu
   return (await stat(outfile)).size;
 }
 
-/** A bundle file brotli-compressed beside where it would be (`{to}.br`, which `diskBundle` reads); a fast level: the host decompresses it on every cold start. */
-async function pack(from: string, to: string): Promise<void> {
-  const bytes = await readFile(from);
-  await mkdir(dirname(to), { recursive: true });
-  await writeFile(`${to}${PACKED}`, await brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
-}
-const brotli = promisify(brotliCompress);
+/**
+ * Where a function's build is placed among the CDN's files: a path no one can guess (the build is
+ * public content, but neither a page nor an API, and the function reads it from there), new for
+ * each target written.
+ */
+export const artefactPath = () => `/_folio/a/${randomBytes(16).toString('hex')}`;
 
 /**
- * The build a function serves, as a folder beside it: manifest.json, bundle/ (without media), and
- * site/client, or only the files `siteFiles` keeps when the CDN serves the others (the function
- * computes every answer; a search page's answer is its published page with the results).
- * `packed`: the bundle's files brotli-compressed (a third of their size), for a host that limits
- * a function's unzipped size.
+ * The build a function reads, as a folder for the CDN to serve (`artefactPath`): manifest.json,
+ * bundle/ (without media: the site has them), and of site/client only the files `siteFiles` keeps
+ * (the function computes every answer; a search page's answer is its published page with the
+ * results). The function carries none of it.
  */
-export async function shipBuild(layout: BuildLayout, roots: readonly string[], to: string, siteFiles: (rel: string) => boolean = () => true, packed = false): Promise<{ files: number; largest: number }> {
+export async function placeBuild(layout: BuildLayout, roots: readonly string[], to: string, siteFiles: (rel: string) => boolean): Promise<{ files: number; bytes: number }> {
   await rm(to, { recursive: true, force: true });
   await mkdir(to, { recursive: true });
   const manifest = await readManifest(layout);
   await writeFile(join(to, 'manifest.json'), JSON.stringify(selfContained(manifest)));
   const client = await mirror(clientFiles(layout, manifest), join(to, 'site', 'client'), (rel) => !siteFiles(rel));
   let files = client.files + 1;
-  let largest = client.largest;
-  for (const root of roots) {
-    const bundle = folderFiles(layout.bundle(root)).filter(({ rel }) => !rel.startsWith('media/'));
-    if (packed) for (const f of bundle) await pack(f.path, join(to, 'bundle', root, f.rel));
-    const b = packed ? { files: bundle.length, largest: 0 } : await mirror(bundle, join(to, 'bundle', root));
-    files += b.files;
-    largest = Math.max(largest, b.largest);
-  }
-  return { files, largest };
+  for (const root of roots) files += (await mirror(folderFiles(layout.bundle(root)), join(to, 'bundle', root), (rel) => rel.startsWith(`media${sep}`))).files;
+  return { files, bytes: await folderBytes(to) };
 }
 
 /**

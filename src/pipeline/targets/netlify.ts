@@ -1,10 +1,10 @@
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BuildLayout } from '../roots.ts';
-import { readManifest } from '../publish/client-files.ts';
-import type { Manifest } from '../publish/manifest.ts';
-import { bundleFunction, searchPagesOnly, shipBuild } from './function-bundle.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
+import { readManifest } from '../../artefact/client-files.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
+import { artefactPath, bundleFunction, placeBuild, searchPagesOnly } from './function-bundle.ts';
 import { rewrites, writeStatic } from './static.ts';
 import { API_PREFIXES, computedPaths, computedQueries, FUNCTION_PREFIX, NEGOTIATED_INDEXES, NEGOTIATED_PAGES, negotiatedFiles, queryRules } from './cdn-routes.ts';
 import { CACHE_PUBLIC } from '../../../functions/http.ts';
@@ -105,8 +105,9 @@ export function rateLimitDeclaration(manifest: Pick<Manifest, 'limits'>, env: Re
  * A Netlify site in `outDir`: `netlify.toml`; `static/`, the whole static artefact the CDN serves
  * (`--target static`'s, with Netlify's `_redirects` and `_headers`); `edge-functions/` (the bearer
  * 401 on requests with `Authorization`, the OPTIONS preflight, negotiation on `Accept` naming JSON
- * or Markdown); `functions/folio.mjs`, one Functions 2.0 handler on the computed paths only, with
- * `build/` (manifest and bundles, no site files) as its included files. Deploy: `netlify deploy --prod`.
+ * or Markdown); `functions/folio.mjs`, one Functions 2.0 handler on the computed paths only, which
+ * carries no build: it reads the manifest and bundles from the CDN, where they are placed under an
+ * unguessable path (`artefactPath`). Deploy: `netlify deploy --prod`.
  */
 export async function writeNetlify(layout: BuildLayout, roots: readonly string[], outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
@@ -116,12 +117,13 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
   await writeFile(join(site, '_redirects'), netlifyRedirects(manifest, await readFile(join(layout.client, '_redirects'), 'utf8')));
   const indexBlocks = await placeIndexPages(manifest, site);
   await writeFile(join(site, '_headers'), `${netlifyHeaders(manifest, await readFile(join(site, '_headers'), 'utf8'))}${indexBlocks.join('\n')}\n`);
-  const shipped = await shipBuild(layout, roots, join(outDir, 'build'), searchPagesOnly(manifest));
+  const artefact = artefactPath();
+  const placed = await placeBuild(layout, roots, join(site, artefact), searchPagesOnly(manifest));
   const config = functionConfig(manifest);
   // Netlify reads `config` from the entry's source as a literal: a two-line entry holds it, and
   // imports the bundled app (outside the functions folder, which would make it a function too).
   const app = join(outDir, 'function', 'folio.mjs');
-  const bytes = await bundleFunction(resolve('src/hosts/netlify/function.ts'), app);
+  const bytes = await bundleFunction(resolve('src/hosts/netlify/function.ts'), app, artefact);
   await mkdir(join(outDir, 'functions'), { recursive: true });
   await writeFile(join(outDir, 'functions', 'folio.mjs'), `export { default } from '../function/folio.mjs';\nexport const config = ${JSON.stringify(config)};\n`);
   await bundleEdge('bearer', outDir, { path: '/*', header: { authorization: true } });
@@ -145,10 +147,7 @@ export async function writeNetlify(layout: BuildLayout, roots: readonly string[]
       '  directory = "functions"',
       '  node_bundler = "esbuild"',
       '',
-      '[functions.folio]',
-      '  included_files = ["build/**"]',
-      '',
     ].join('\n'),
   );
-  return `netlify: ${outDir}: function ${(bytes / 1024).toFixed(0)} KiB with ${shipped.files} build files on ${config.path.length} paths; the CDN serves the rest`;
+  return `netlify: ${outDir}: function ${(bytes / 1024).toFixed(0)} KiB of code (no build files) on ${config.path.length} paths; the CDN serves the rest, and the build it reads (${placed.files} files, ${(placed.bytes / 1024 / 1024).toFixed(1)} MB)`;
 }

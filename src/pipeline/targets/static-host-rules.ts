@@ -1,4 +1,4 @@
-import type { Manifest } from '../publish/manifest.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
 
 /**
  * What a plain server (nginx, Caddy: static-nginx.ts, static-caddy.ts) needs to serve `dist/static` as

@@ -9,10 +9,10 @@ import { staticNginxConf } from './static-nginx.ts';
 import { staticCaddyfile } from './static-caddy.ts';
 import { staticHostRules } from './static-host-rules.ts';
 import { FRONT_DEFAULTS, keepOptions, keptOptions } from './front.ts';
-import type { Manifest } from '../publish/manifest.ts';
-import type { BuildLayout } from '../roots.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
+import type { BuildLayout } from '../../artefact/roots.ts';
 import { mirror, place } from './files.ts';
-import { clientFiles, readManifest } from '../publish/client-files.ts';
+import { clientFiles, readManifest } from '../../artefact/client-files.ts';
 import { answerFile } from '../publish/answer-file.ts';
 import { pageAt, pageFileAt } from '../../site/page-specs.ts';
 import { HOST_FILES } from '../publish/write-manifest.ts';
@@ -148,19 +148,23 @@ export async function placeArtefact(layout: BuildLayout, manifest: Manifest, out
   return copied.files + shared.length;
 }
 
+/** A file's precompressed copies (`x.json.br`, `x.json.gz`), which a host that compresses its answers does not need. */
+export const PRECOMPRESSED = /\.(br|gz)$/;
+
 /**
  * A host with no functions (GitHub Pages, S3, Netlify or Cloudflare Pages without functions):
  * the static artefact as it is, with `_redirects` also rewriting each published URL to its file,
  * search pages saying that search needs the server, and beside it (`{outDir}-hosts/`) an nginx
  * configuration and a Caddyfile serving it as it is, for hosts that read neither `_headers` nor `_redirects`.
  * `withFunctions` (Netlify): the same files for a CDN in front of Folio's function, which answers
- * searches, so the search pages keep their form and no server configuration is written.
+ * searches, so the search pages keep their form and no server configuration is written; and
+ * without the precompressed copies (`.br`, `.gz`): that CDN compresses what it serves itself.
  */
 export async function writeStatic(layout: BuildLayout, outDir: string, options: { listen?: string; withFunctions?: boolean } = {}): Promise<string> {
   await rm(outDir, { recursive: true, force: true });
   const manifest = await readManifest(layout);
   const files = clientFiles(layout, manifest);
-  const placed = await placeArtefact(layout, manifest, outDir, (rel) => rel === '_redirects' || rel === '_headers');
+  const placed = await placeArtefact(layout, manifest, outDir, (rel) => rel === '_redirects' || rel === '_headers' || (options.withFunctions === true && PRECOMPRESSED.test(rel)));
   const rules = rewrites(manifest);
   const redirects = await readFile(join(layout.client, '_redirects'), 'utf8');
   await writeFile(join(outDir, '_redirects'), `${redirects}${rules.join('\n')}\n`);

@@ -1,4 +1,4 @@
-import type { Manifest } from '../publish/manifest.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
 import { CORS_HEADERS, preflight } from '../../app/policies/cors.ts';
 import { SECURITY_HEADERS } from '../../app/policies/security.ts';
 import { rejectBearer } from '../../app/policies/bearer.ts';

@@ -3,7 +3,7 @@
 // rewrites to that offer's published file; browsers (HTML, the default offer) never run it.
 import { negotiate } from '../../../core/negotiate.ts';
 import { FORMATS } from '../../../core/formats.ts';
-import type { Offer } from '../../../pipeline/publish/manifest.ts';
+import type { Offer } from '../../../artefact/manifest.ts';
 
 /** Negotiated URL -> the file of each offer (the first is the default), written in by the build. */
 declare const FOLIO_NEGOTIATED: Record<string, Partial<Record<Offer, string>>>;

@@ -2,8 +2,8 @@ import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { holderOf, variantSuffixes, type Manifest, type ManifestFile } from './manifest.ts';
-import { filesUnder } from '../../fs/files-under.ts';
-import type { BuildLayout } from '../roots.ts';
+import { filesUnder } from '../fs/files-under.ts';
+import type { BuildLayout } from './roots.ts';
 
 /**
  * A build's static artefact, file by file. An incremental build leaves the files it did not change

@@ -1,4 +1,4 @@
-import type { QueryShape } from '../../core/params.ts';
+import type { QueryShape } from '../core/params.ts';
 
 /**
  * The build manifest: every answer the build published, keyed by path and canonical query. The

@@ -1,0 +1,63 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PUBLISH } from '../../src/artefact/roots.ts';
+import { writeCorpus } from '../../bench/synthetic-corpus.ts';
+import { FUNCTION_LIMIT_BYTES, functionSizes } from '../helpers/function-sizes.ts';
+
+// A function of constant size on every host: each host's function (the worker, Netlify's, Vercel's)
+// carries code only and reads the build from where the host keeps it, so it weighs the same on the
+// demo and on a corpus 40 times larger. The larger corpus is a build of its own (minutes here):
+// FOLIO_TEST_SCALE=1 runs it; the bench holds the bigger sizes.
+const TARGETS = ['cloudflare', 'netlify', 'vercel'];
+const built = TARGETS.every((t) => existsSync(join(PUBLISH.out, t)));
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+
+function underLimit(sizes: Record<string, number>, what: string) {
+  for (const [host, bytes] of Object.entries(sizes)) assert.ok(bytes > 0 && bytes <= FUNCTION_LIMIT_BYTES, `${host}'s function on ${what}: ${mb(bytes)} (at most ${mb(FUNCTION_LIMIT_BYTES)})`);
+}
+
+let demo: Record<string, number> | undefined;
+
+describe('each host\'s function stays under 10 MB', () => {
+  test('on the demo', { skip: built ? false : `run \`npm run build -- --target ${TARGETS.join(' --target ')}\`` }, async () => {
+    demo = await functionSizes(PUBLISH.out);
+    underLimit(demo, 'the demo');
+  });
+
+  test('on a generated corpus of 500 essays x 14 languages, the same size as on the demo', { skip: process.env.FOLIO_TEST_SCALE === '1' ? false : 'FOLIO_TEST_SCALE=1 builds a 500 x 14 corpus (minutes)', timeout: 40 * 60_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'folio-size-'));
+    after(() => rm(work, { recursive: true, force: true }));
+    await writeCorpus(join(work, 'content'), 500, 'content/posts/tidal-energy/figure-1.jpg');
+    // Its own process group, stopped whatever the outcome; a clean build of 500 x 14 took 4 min here beside other work.
+    const child = spawn(process.execPath, ['scripts/build.ts', ...TARGETS.flatMap((t) => ['--target', t])], {
+      env: { ...process.env, FOLIO_CONTENT: join(work, 'content'), FOLIO_OUT: join(work, 'dist'), FOLIO_CACHE: join(work, 'cache') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let log = '';
+    child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already ended.
+      }
+    };
+    after(stop);
+    const deadline = setTimeout(stop, 35 * 60_000);
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    clearTimeout(deadline);
+    assert.equal(code, 0, `the build failed:\n${log.slice(-4000)}`);
+    const large = await functionSizes(join(work, 'dist'));
+    underLimit(large, '500 x 14');
+    // Constant: the code only (a few KiB apart: the build's paths written into it).
+    if (demo) for (const host of TARGETS) assert.ok(Math.abs(large[host as keyof typeof large] - demo[host]!) < 256 * 1024, `${host}: ${mb(demo[host]!)} on the demo, ${mb(large[host as keyof typeof large])} at 500 x 14`);
+    console.log(`function sizes at 500 x 14: ${Object.entries(large).map(([h, b]) => `${h} ${mb(b)}`).join(', ')}`);
+  });
+});
