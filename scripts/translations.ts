@@ -2,7 +2,10 @@
 // Folio wrote with the number of segments the English changed), a legend and totals; it also counts, per
 // language, the category and tag names content/taxonomies.yaml lacks. `stamp <slug> <lang>...` or
 // `stamp --unstamped` records the English source hash; `verify <slug> <lang>...` records a person's review.
+// `export --format xliff <slug> <lang> [--out FILE]` writes one translation as XLIFF 2.1 for a CAT tool;
+// `import FILE` takes it back as a person's work (src/translate/exchange/).
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
@@ -10,13 +13,15 @@ import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentTexts } from '../src/translate/translate-post.ts';
 import { loadGlossary } from '../src/translate/glossary.ts';
 import { documentText } from '../src/translate/segments.ts';
+import { ExchangeError } from '../src/translate/exchange/xliff.ts';
+import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts';
 import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
 type Translatable = FolderSource<PageEnglishSource>;
 
-const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR] [--verbose]';
+const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... | export --format xliff <slug> <lang> [--out FILE] | import FILE.xlf  [--root DIR] [--verbose]';
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped', glossary: 'glossary' } as const;
 
 class UsageError extends Error {}
@@ -70,7 +75,7 @@ function languagesOf(post: Translatable, langs: string[]): string[] {
   return [...new Set(langs)];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false }, format: { type: 'string' }, out: { type: 'string' } } });
 try {
   const root = values.root!;
   const [command, slug, ...langs] = positionals;
@@ -82,9 +87,24 @@ try {
   } else if (command === 'stamp' || command === 'verify') {
     const post = postNamed(all, root, slug);
     for (const lang of languagesOf(post, langs)) console.log(command === 'stamp' ? `stamped ${await stamp(post, lang)}` : `verified ${await verify(post, lang)}`);
+  } else if (command === 'export') {
+    if (values.format !== 'xliff') throw new UsageError(`export needs --format xliff (${USAGE})`);
+    const post = postNamed(all, root, slug);
+    const [lang] = langs;
+    if (!lang || !TRANSLATED_CODES.includes(lang)) throw new UsageError(`"${lang ?? ''}" is not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
+    const { xml, aligned } = await exportPost(post, lang, await loadGlossary(root));
+    if (!aligned) console.error(`translations: the ${lang} translation of ${post.slug} does not line up with the English (blocks added or removed by hand): exported without targets`);
+    if (values.out) {
+      await writeFile(values.out, xml);
+      console.error(`exported ${values.out}`);
+    } else process.stdout.write(xml);
+  } else if (command === 'import') {
+    if (!slug) throw new UsageError(USAGE);
+    const { file, changed } = await importPost(all, slug, await loadGlossary(root));
+    console.log(changed ? `imported ${file}: ${changed} segment${changed === 1 ? '' : 's'} changed, recorded as a person's` : `unchanged ${file}: nothing to write`);
   } else throw new UsageError(USAGE);
 } catch (e) {
   if (values.verbose) console.error(e);
   else console.error(`translations: ${(e as Error).message.split('\n')[0]}`);
-  process.exit(e instanceof UsageError ? 2 : 1);
+  process.exit(e instanceof UsageError || e instanceof ExchangeError ? 2 : 1);
 }
