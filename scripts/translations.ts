@@ -3,7 +3,8 @@
 // language, the category and tag names content/taxonomies.yaml lacks. `stamp <slug> <lang>...` or
 // `stamp --unstamped` records the English source hash; `verify <slug> <lang>...` records a person's review.
 // `export --format xliff <slug> <lang> [--out FILE]` writes one translation as XLIFF 2.1 for a CAT tool;
-// `import FILE` takes it back as a person's work (src/translate/exchange/).
+// `import FILE` takes it back as a person's work; `export --format tmx|tbx|csv` the memory (TMX) or the glossary,
+// `import FILE.tbx|.csv` a glossary (src/translate/exchange/).
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,13 +16,16 @@ import { loadGlossary } from '../src/translate/glossary.ts';
 import { documentText } from '../src/translate/segments.ts';
 import { ExchangeError } from '../src/translate/exchange/xliff.ts';
 import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts';
+import { exportTmx } from '../src/translate/exchange/tmx.ts';
+import { fromCsv, fromTbx, glossaryLists, importGlossary, toCsv, toTbx } from '../src/translate/exchange/glossary-files.ts';
+import { readFile } from 'node:fs/promises';
 import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
 type Translatable = FolderSource<PageEnglishSource>;
 
-const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... | export --format xliff <slug> <lang> [--out FILE] | import FILE.xlf  [--root DIR] [--verbose]';
+const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... | export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] | import FILE.xlf|.tbx|.csv  [--root DIR] [--verbose]';
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped', glossary: 'glossary' } as const;
 
 class UsageError extends Error {}
@@ -88,20 +92,36 @@ try {
     const post = postNamed(all, root, slug);
     for (const lang of languagesOf(post, langs)) console.log(command === 'stamp' ? `stamped ${await stamp(post, lang)}` : `verified ${await verify(post, lang)}`);
   } else if (command === 'export') {
-    if (values.format !== 'xliff') throw new UsageError(`export needs --format xliff (${USAGE})`);
-    const post = postNamed(all, root, slug);
-    const [lang] = langs;
-    if (!lang || !TRANSLATED_CODES.includes(lang)) throw new UsageError(`"${lang ?? ''}" is not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
-    const { xml, aligned } = await exportPost(post, lang, await loadGlossary(root));
-    if (!aligned) console.error(`translations: the ${lang} translation of ${post.slug} does not line up with the English (blocks added or removed by hand): exported without targets`);
+    const glossary = await loadGlossary(root);
+    let xml: string;
+    if (values.format === 'xliff') {
+      const post = postNamed(all, root, slug);
+      const [lang] = langs;
+      if (!lang || !TRANSLATED_CODES.includes(lang)) throw new UsageError(`"${lang ?? ''}" is not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
+      const out = await exportPost(post, lang, glossary);
+      if (!out.aligned) console.error(`translations: the ${lang} translation of ${post.slug} does not line up with the English (blocks added or removed by hand): exported without targets`);
+      xml = out.xml;
+    } else if (values.format === 'tmx') xml = (await exportTmx(all, glossary)).xml;
+    else if (values.format === 'tbx') xml = toTbx(await glossaryLists(root));
+    else if (values.format === 'csv') xml = toCsv(await glossaryLists(root));
+    else throw new UsageError(`export needs --format xliff, tmx, tbx or csv (${USAGE})`);
     if (values.out) {
       await writeFile(values.out, xml);
       console.error(`exported ${values.out}`);
     } else process.stdout.write(xml);
   } else if (command === 'import') {
     if (!slug) throw new UsageError(USAGE);
-    const { file, changed } = await importPost(all, slug, await loadGlossary(root));
-    console.log(changed ? `imported ${file}: ${changed} segment${changed === 1 ? '' : 's'} changed, recorded as a person's` : `unchanged ${file}: nothing to write`);
+    const kind = slug.replace(/^.*\./, '').toLowerCase();
+    if (kind === 'tbx' || kind === 'csv') {
+      const text = await readFile(slug, 'utf8');
+      const wrote = await importGlossary(root, kind === 'tbx' ? fromTbx(text, slug) : fromCsv(text, slug));
+      console.log(wrote ? `imported ${join(root, 'glossary.yaml')}: the glossary now lists what ${slug} lists` : `unchanged ${join(root, 'glossary.yaml')}: ${slug} lists what it lists`);
+    } else if (kind === 'tmx') {
+      throw new ExchangeError(`${slug}: importing TMX into the memory needs per-segment authorship in the memory (issue 40 item 1), not there yet: import the translations as XLIFF`);
+    } else {
+      const { file, changed } = await importPost(all, slug, await loadGlossary(root));
+      console.log(changed ? `imported ${file}: ${changed} segment${changed === 1 ? '' : 's'} changed, recorded as a person's` : `unchanged ${file}: nothing to write`);
+    }
   } else throw new UsageError(USAGE);
 } catch (e) {
   if (values.verbose) console.error(e);
