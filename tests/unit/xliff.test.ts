@@ -127,6 +127,20 @@ describe('XLIFF 2.1 exchange', () => {
     assert.match(again.stdout, /^unchanged /);
   });
 
+  it('a target that drops a protected link is refused, naming the unit; nothing is written', async () => {
+    const content = join(root, 'content');
+    const file = join(root, 'broken.xlf');
+    assert.equal((await translations(content, 'export', '--format', 'xliff', 'bread-and-time', 'fr', '--out', file)).code, 0);
+    const xml = await readFile(file, 'utf8');
+    const target = /<target xml:space="preserve">[^\n]*?(<pc id="1" type="link"[^>]*>([^<]*)<\/pc>)/.exec(xml)!;
+    await writeFile(file, xml.replace(target[1]!, target[2]!));
+    const before = await snapshot(content);
+    const run = await translations(content, 'import', file);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /^translations: .*broken\.xlf: unit u\d+ \(paragraph at line \d+\): placeholder 1 dropped\n$/);
+    assert.deepEqual(await snapshot(content), before);
+  });
+
   it('an export whose English changed since is refused, naming the unit and the file', async () => {
     const content = join(root, 'content');
     const file = join(root, 'stale.xlf');
