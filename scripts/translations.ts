@@ -2,7 +2,11 @@
 // Folio wrote with the number of segments the English changed), a legend and totals; it also counts, per
 // language, the category and tag names content/taxonomies.yaml lacks. `stamp <slug> <lang>...` or
 // `stamp --unstamped` records the English source hash; `verify <slug> <lang>...` records a person's review.
+// `export --format xliff <slug> <lang> [--out FILE]` writes one translation as XLIFF 2.1 for a CAT tool;
+// `import FILE` takes it back as a person's work; `export --format tmx|tbx|csv` the memory (TMX) or the glossary,
+// `import FILE.tbx|.csv` a glossary (src/translate/exchange/).
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
@@ -10,13 +14,18 @@ import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentTexts } from '../src/translate/translate-post.ts';
 import { loadGlossary } from '../src/translate/glossary.ts';
 import { documentText } from '../src/translate/segments.ts';
+import { ExchangeError } from '../src/translate/exchange/xliff.ts';
+import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts';
+import { exportTmx } from '../src/translate/exchange/tmx.ts';
+import { fromCsv, fromTbx, glossaryLists, importGlossary, toCsv, toTbx } from '../src/translate/exchange/glossary-files.ts';
+import { readFile } from 'node:fs/promises';
 import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
 type Translatable = FolderSource<PageEnglishSource>;
 
-const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>...  [--root DIR] [--verbose] (--help for more)';
+const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... | export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] | import FILE.xlf|.tbx|.csv  [--root DIR] [--verbose] (--help for more)';
 const HELP: Record<string, string> = {
   '': `${USAGE}
 
@@ -24,6 +33,9 @@ const HELP: Record<string, string> = {
   stamp <slug> <lang>...    records that a translation matches the current English (source_hash)
   stamp --unstamped         stamps every translation that has no source_hash
   verify <slug> <lang>...   records a person's review (verified: true), approving the text kept for review
+  export --format xliff <slug> <lang> [--out FILE]   one translation as XLIFF 2.1 for a CAT tool
+  export --format tmx|tbx|csv [--out FILE]           the memory (TMX 1.4b) or the glossary (TBX, CSV)
+  import FILE.xlf|.tbx|.csv                          a translation back as a person's work, or a glossary
   --root DIR                the content folder (default: content)
   --verbose                 a mistake's stack trace too
 Each command takes --help.`,
@@ -43,6 +55,17 @@ available (a scaffold is not published until it is stamped).`,
 
 Records that a person reviewed the translation (verified: true, which the API reports). Text kept
 for review (needs_review) is approved: it is recorded as the person's for the current English.`,
+  export: `usage: npm run translations -- export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] [--root DIR]
+
+XLIFF 2.1: one unit per segment of the English (code, images and HTML as protected placeholders, links and
+emphasis as protected pairs, the English file as the skeleton), the translation's text as targets where it
+lines up. TMX 1.4b: the memory, each English segment with its aligned translations. TBX (TBX-Core) or CSV:
+the glossary. To stdout, or to FILE with --out.`,
+  import: `usage: npm run translations -- import FILE.xlf|.tbx|.csv [--root DIR]
+
+An XLIFF file: each unit's source must still be the English's segment (else refused, naming the unit); the
+changed targets are written into the translation as a person's work, other blocks keep their bytes, nothing is
+written when nothing changed. A TBX or CSV file: the glossary, checked before it is kept.`,
 };
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped', glossary: 'glossary' } as const;
 
@@ -122,7 +145,7 @@ function languagesOf(post: Translatable, langs: string[]): string[] {
   return [...new Set(langs)];
 }
 
-const OPTIONS = { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false }, wide: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
+const OPTIONS = { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false }, wide: { type: 'boolean', default: false }, format: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } as const;
 let parsed: ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>>;
 try {
   parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
@@ -147,9 +170,40 @@ try {
   } else if (command === 'stamp' || command === 'verify') {
     const post = postNamed(all, root, slug);
     for (const lang of languagesOf(post, langs)) console.log(command === 'stamp' ? `stamped ${await stamp(post, lang)}` : `verified ${await verify(post, lang)}`);
+  } else if (command === 'export') {
+    const glossary = await loadGlossary(root);
+    let xml: string;
+    if (values.format === 'xliff') {
+      const post = postNamed(all, root, slug);
+      const [lang] = langs;
+      if (!lang || !TRANSLATED_CODES.includes(lang)) throw new UsageError(`"${lang ?? ''}" is not one of the 13 translated languages (${TRANSLATED_CODES.join(', ')})`);
+      const out = await exportPost(post, lang, glossary);
+      if (!out.aligned) console.error(`translations: the ${lang} translation of ${post.slug} does not line up with the English (blocks added or removed by hand): exported without targets`);
+      xml = out.xml;
+    } else if (values.format === 'tmx') xml = (await exportTmx(all, glossary)).xml;
+    else if (values.format === 'tbx') xml = toTbx(await glossaryLists(root));
+    else if (values.format === 'csv') xml = toCsv(await glossaryLists(root));
+    else throw new UsageError(`export needs --format xliff, tmx, tbx or csv (${USAGE})`);
+    if (values.out) {
+      await writeFile(values.out, xml);
+      console.error(`exported ${values.out}`);
+    } else process.stdout.write(xml);
+  } else if (command === 'import') {
+    if (!slug) throw new UsageError(USAGE);
+    const kind = slug.replace(/^.*\./, '').toLowerCase();
+    if (kind === 'tbx' || kind === 'csv') {
+      const text = await readFile(slug, 'utf8');
+      const wrote = await importGlossary(root, kind === 'tbx' ? fromTbx(text, slug) : fromCsv(text, slug));
+      console.log(wrote ? `imported ${join(root, 'glossary.yaml')}: the glossary now lists what ${slug} lists` : `unchanged ${join(root, 'glossary.yaml')}: ${slug} lists what it lists`);
+    } else if (kind === 'tmx') {
+      throw new ExchangeError(`${slug}: importing TMX into the memory needs per-segment authorship in the memory (issue 40 item 1), not there yet: import the translations as XLIFF`);
+    } else {
+      const { file, changed } = await importPost(all, slug, await loadGlossary(root));
+      console.log(changed ? `imported ${file}: ${changed} segment${changed === 1 ? '' : 's'} changed, recorded as a person's` : `unchanged ${file}: nothing to write`);
+    }
   } else throw new UsageError(USAGE);
 } catch (e) {
   if (values.verbose) console.error(e);
   else console.error(`translations: ${(e as Error).message.split('\n')[0]}`);
-  process.exit(e instanceof UsageError ? 2 : 1);
+  process.exit(e instanceof UsageError || e instanceof ExchangeError ? 2 : 1);
 }

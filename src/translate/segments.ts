@@ -46,6 +46,8 @@ export interface SegmentedDocument {
    * whose words did not change keep their source bytes, unless `rewrite` (for round-trip checks).
    */
   rebuild(translations: readonly (string | undefined)[], options?: { rewrite?: boolean }): DocumentText;
+  /** What segment i's placeholders stand for (slot n is slots(i)[n - 1]): for exchange formats that carry the Markdown beside the words. */
+  slots(i: number): readonly PhrasingContent[];
 }
 
 const parser = unified().use(remarkParse).use(remarkGfm);
@@ -218,5 +220,6 @@ export function segmentDocument(doc: DocumentText, options: SegmentOptions = {})
     };
   };
 
-  return { segments, problem, rebuild };
+  const slots = (i: number): readonly PhrasingContent[] => blockOf.get(i)?.tagged.slots ?? plain.get(i) ?? [];
+  return { segments, problem, rebuild, slots };
 }

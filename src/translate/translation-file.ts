@@ -2,8 +2,11 @@ import yaml from 'js-yaml';
 import type { DocumentText } from './segments.ts';
 
 export interface TranslationMeta {
-  provider: string;
+  /** null: a person's work (an imported XLIFF file made outside Folio's engines). */
+  provider: string | null;
   sourceHash: string;
+  /** False for a person's work; true (the default) for an engine's. */
+  automated?: boolean;
   modified?: string;
   /** Where the file keeps a person's text whose English changed since (TranslationMemory.carryOver): `needs_review`, and the API reports it stale. */
   needsReview?: readonly string[];
@@ -22,7 +25,7 @@ export function translationFile(doc: DocumentText, meta: TranslationMeta): strin
     ...(doc.featuredImageAlt === undefined ? {} : { featured_image_alt: doc.featuredImageAlt }),
     ...(meta.modified ? { modified: meta.modified } : {}),
     provider: meta.provider,
-    automated: true,
+    automated: meta.automated ?? true,
     verified: false,
     source_hash: meta.sourceHash,
   };
