@@ -232,14 +232,17 @@ const globalTimeout = new Promise<void>((resolve) =>
   }, DEADLINE).unref(),
 );
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    for (const [, r] of running) r.stop('failed');
-    console.log(`\ntests/run.ts: stopped by ${signal}; the running files were killed with their processes`);
-    rmSync(PROGRESS, { recursive: true, force: true });
-    process.exit(130);
-  });
+/** Ends the run at once, its running files killed with their processes (they are in groups of their own: no signal reaches them otherwise). */
+function abort(why: string): never {
+  for (const [, r] of running) r.stop('failed');
+  console.log(`\ntests/run.ts: ${why}; the running files were killed with their processes`);
+  rmSync(PROGRESS, { recursive: true, force: true });
+  process.exit(130);
 }
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => abort(`stopped by ${signal}`));
+// npm, when it is killed, does not pass the signal on: a run whose parent went is ended too.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && abort(`its parent process ${parent} has ended`), 1000).unref();
 
 function summary(): number {
   const total = (Date.now() - started) / 1000;

@@ -12,7 +12,7 @@ export const MARK = 'FOLIO_TEST_JOB';
 /** The mark for a job with id `id` of a run whose own environment has `inherited` (undefined outside a run). */
 export const markFor = (inherited: string | undefined, id: string) => `${inherited ?? ''}/${id}`;
 
-/** The processes (pid and command line) whose FOLIO_TEST_JOB holds `id`, but never this process. */
+/** The live processes (pid and command line) whose FOLIO_TEST_JOB holds `id`, but never this process. */
 export function markedProcesses(id: string): { pid: number; command: string }[] {
   const found: { pid: number; command: string }[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -25,7 +25,7 @@ export function markedProcesses(id: string): { pid: number; command: string }[] 
       continue; // gone, or not ours to read
     }
     const mark = environ.split('\0').find((v) => v.startsWith(`${MARK}=`));
-    if (!mark?.slice(MARK.length + 1).split('/').includes(id)) continue;
+    if (!mark?.slice(MARK.length + 1).split('/').includes(id) || isZombie(pid)) continue;
     let command = '';
     try {
       command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
@@ -45,7 +45,7 @@ export function killMarked(group: number | undefined, id: string): { pid: number
   const killed = new Map<number, string>();
   for (let round = 0; round < 5; round++) {
     if (group !== undefined) signal(-group);
-    const left = markedProcesses(id).filter((p) => !isZombie(p.pid));
+    const left = markedProcesses(id);
     if (!left.length) break;
     for (const p of left) {
       killed.set(p.pid, p.command);

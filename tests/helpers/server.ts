@@ -86,8 +86,9 @@ async function startProcess(env: Record<string, string>, target: 'node' | 'cloud
       reject(new Error(`server exited with ${code}:\n${log}`));
     });
   }).catch(async (e: unknown) => {
-    // A server that did not start is stopped with everything it started (a preview's wrangler and workerd).
-    await stopGroup(child, 'SIGKILL');
+    // A server that did not start is stopped with everything it started (a preview's wrangler and workerd;
+    // SIGTERM first, so that the preview removes its state folder).
+    await stopGroup(child);
     throw e;
   });
   return {
