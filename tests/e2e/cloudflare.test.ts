@@ -65,6 +65,9 @@ describe('the Cloudflare Workers project', { skip }, () => {
       if (saved === undefined) delete process.env.FOLIO_TEST_START_TIMEOUT;
       else process.env.FOLIO_TEST_START_TIMEOUT = saved;
     }
+    // Killed with SIGKILL as the preview exits: given a moment to be gone (never, without the stop).
+    const killed = Date.now();
+    while (markedProcesses(id).length && Date.now() - killed < 5_000) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(markedProcesses(id), []);
   });
 
