@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
+import { markedProcesses, MARK, markFor } from '../helpers/marked-processes.ts';
 import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 
 // The Workers project `npm run build -- --target cloudflare` writes (npm test builds it), checked
@@ -50,6 +51,24 @@ describe('the Cloudflare Workers project', { skip }, () => {
       assert.ok(!existsSync(join(assets, '_folio/bundle', r.name, 'media')), `${r.name} media are not duplicated`);
     }
     for (const f of ['_headers', '_redirects', '404.html']) assert.ok(existsSync(join(assets, f)), f);
+  });
+
+  test('a preview that does not start within its deadline is stopped with the wrangler and workerd it started', async () => {
+    // Marked, to find every process it starts (tests/helpers/marked-processes.ts); wrangler alone takes
+    // seconds to bundle the worker, so half a second is never enough.
+    const id = `preview-${process.pid}-${Date.now()}`;
+    const saved = process.env.FOLIO_TEST_START_TIMEOUT;
+    process.env.FOLIO_TEST_START_TIMEOUT = '0.5';
+    try {
+      await assert.rejects(startServer({ [MARK]: markFor(process.env[MARK], id) }, 'cloudflare'), /server did not start within [\d.]+ s/);
+    } finally {
+      if (saved === undefined) delete process.env.FOLIO_TEST_START_TIMEOUT;
+      else process.env.FOLIO_TEST_START_TIMEOUT = saved;
+    }
+    // Killed with SIGKILL as the preview exits: given a moment to be gone (never, without the stop).
+    const killed = Date.now();
+    while (markedProcesses(id).length && Date.now() - killed < 5_000) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(markedProcesses(id), []);
   });
 
   describe('on workerd', () => {

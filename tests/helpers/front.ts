@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -7,17 +7,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PUBLISH } from '../../src/artefact/roots.ts';
 import { passOn } from './child-output.ts';
+import { spawnGroup, startupDeadline, stopGroup } from './process-group.ts';
 
 /** The fronts the e2e suites can run behind (`FOLIO_TEST_FRONT`): nginx or Caddy before `npm run serve`. */
 export type Front = 'nginx' | 'caddy';
 
 export const FRONT: Front | undefined = process.env.FOLIO_TEST_FRONT === 'nginx' || process.env.FOLIO_TEST_FRONT === 'caddy' ? process.env.FOLIO_TEST_FRONT : undefined;
 
+/** The e2e files `npm run test:nginx` and `test:caddy` (and tests/run.ts) run with FOLIO_TEST_FRONT set. */
+export const FRONT_SUITES = ['rest', 'negotiation', 'policies', 'feeds', 'discovery'].map((s) => `tests/e2e/${s}.test.ts`);
+
 const CONFIG: Record<Front, string> = { nginx: 'nginx.conf', caddy: 'Caddyfile' };
 
 /** Why a front cannot run here (its program or its build output is absent), or undefined. */
 export function frontAbsent(front: Front): string | undefined {
-  if (spawnSync(front, ['-v'], { stdio: 'ignore' }).error) return `${front} is not installed (apt-get install -y ${front === 'nginx' ? 'nginx libnginx-mod-http-brotli-static' : 'caddy'})`;
+  if (spawnSync(front, ['-v'], { stdio: 'ignore', timeout: 10_000 }).error) return `${front} is not installed (apt-get install -y ${front === 'nginx' ? 'nginx libnginx-mod-http-brotli-static' : 'caddy'})`;
   if (!existsSync(join(PUBLISH.out, front, CONFIG[front]))) return `${join(PUBLISH.out, front)} is absent: run \`npm run build -- --target ${front}\``;
   return undefined;
 }
@@ -61,28 +65,33 @@ export async function startFront(front: Front, upstream: string, site?: string):
     args = ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'];
   }
   await writeFile(join(dir, CONFIG[front]), config);
-  const child: ChildProcess = spawn(front, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir } });
+  const child: ChildProcess = spawnGroup(front, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir } });
   passOn(child.stdout!, `${front} ${child.pid}`);
   passOn(child.stderr!, `${front} ${child.pid}`);
   const url = `http://${listen}`;
+  const stop = async () => {
+    await stopGroup(child);
+    await rm(dir, { recursive: true, force: true });
+  };
   const started = Date.now();
+  // Both answer within a second on a quiet machine.
+  const deadline = startupDeadline(30_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${front} exited with ${child.exitCode}${front === 'nginx' ? `: ${await readFile(join(dir, 'logs', 'error.log'), 'utf8').catch(() => '')}` : ''}`);
-    const up = await fetch(`${url}/favicon.ico`, { method: 'HEAD' }).then(() => true, () => false);
+    const failed =
+      child.exitCode !== null
+        ? `${front} exited with ${child.exitCode}${front === 'nginx' ? `: ${await readFile(join(dir, 'logs', 'error.log'), 'utf8').catch(() => '')}` : ''}`
+        : Date.now() - started > deadline
+          ? `${front} did not start on ${listen} within ${deadline / 1000} s`
+          : undefined;
+    if (failed) {
+      await stop();
+      throw new Error(failed);
+    }
+    const up = await fetch(`${url}/favicon.ico`, { method: 'HEAD', signal: AbortSignal.timeout(5_000) }).then(() => true, () => false);
     if (up) break;
-    if (Date.now() - started > 10_000) throw new Error(`${front} did not start on ${listen}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await once(child, 'exit');
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return { url, stop };
 }
 
 /**

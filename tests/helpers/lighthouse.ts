@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM } from './chromium.ts';
+import { CHROMIUM, LAUNCH_TIMEOUT } from './chromium.ts';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -26,6 +26,7 @@ export async function lighthouseBrowser(): Promise<{ browser: Browser; port: num
   const port = await freePort();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    timeout: LAUNCH_TIMEOUT(),
     args: [`--remote-debugging-port=${port}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   return { browser, port };

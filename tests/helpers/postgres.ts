@@ -25,7 +25,7 @@ export async function startPostgres(bin: string) {
   const ids = userInfo().uid === 0 ? { uid: Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout), gid: Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout) } : {};
   if (ids.uid !== undefined) chownSync(dir, ids.uid, ids.gid!);
   const data = join(dir, 'data');
-  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync'], { encoding: 'utf8', cwd: dir, ...ids });
+  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync'], { encoding: 'utf8', cwd: dir, timeout: 120_000, killSignal: 'SIGKILL', ...ids });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
   // SIGINT is PostgreSQL's fast shutdown: open sessions are cut, as when the database goes away.

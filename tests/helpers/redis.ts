@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 /** Debian's redis-server or valkey-server, if this machine has one. */
 export function redisBinary(): string | undefined {
-  return ['redis-server', 'valkey-server'].find((b) => spawnSync(b, ['--version']).status === 0);
+  return ['redis-server', 'valkey-server'].find((b) => spawnSync(b, ['--version'], { timeout: 10_000 }).status === 0);
 }
 
 export async function freePort(): Promise<number> {

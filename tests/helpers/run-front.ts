@@ -1,10 +1,9 @@
 // `npm run test:nginx` / `test:caddy`: the REST, negotiation, policies, feeds and discovery suites with
 // FOLIO_TEST_FRONT set (tests/helpers/server.ts puts the front before Node), or one line saying why not.
 import { spawnSync } from 'node:child_process';
-import { frontAbsent, type Front } from './front.ts';
+import { frontAbsent, FRONT_SUITES as SUITES, type Front } from './front.ts';
 
 const front = process.argv[2] as Front;
-const SUITES = ['rest', 'negotiation', 'policies', 'feeds', 'discovery'].map((s) => `tests/e2e/${s}.test.ts`);
 const absent = frontAbsent(front);
 if (absent) {
   console.log(`skipped FOLIO_TEST_FRONT=${front} (${SUITES.length} files): ${absent}`);

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { after, before } from 'node:test';
 import { passOn } from './child-output.ts';
 import { checkContract } from './contract.ts';
 import { behindFront, FRONT, startFront } from './front.ts';
+import { signalGroup, spawnGroup, startupDeadline, stopGroup } from './process-group.ts';
 
 /** The built site served by the real server, on a random loopback port. */
 export interface RunningServer {
@@ -58,7 +58,7 @@ export async function startServer(env: Record<string, string> = {}, target: 'nod
 
 async function startProcess(env: Record<string, string>, target: 'node' | 'cloudflare'): Promise<RunningServer> {
   const entry = target === 'cloudflare' ? 'scripts/preview-cloudflare.ts' : 'src/server/main.ts';
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawnGroup(process.execPath, [entry], {
     // One worker unless a test asks for more (tests/e2e/workers.test.ts) or FOLIO_TEST_WORKERS says so for all.
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WORKERS: process.env.FOLIO_TEST_WORKERS ?? '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,16 +67,10 @@ async function startProcess(env: Record<string, string>, target: 'node' | 'cloud
   passOn(child.stdout!, `${entry} ${child.pid}`);
   passOn(child.stderr!, `${entry} ${child.pid}`);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Node answers in about a second, a Workers preview in 5 to 30 s (wrangler bundles the worker first).
+  const deadline = startupDeadline(target === 'cloudflare' ? 90_000 : 45_000);
   const url = await new Promise<string>((resolve, reject) => {
-    // workerd under wrangler takes its time to start on a loaded machine (over 20 s was seen beside a build).
-    const timer = setTimeout(
-      () => {
-        // Stopped, or the test process would wait for it to end.
-        child.kill('SIGTERM');
-        reject(new Error(`server did not start:\n${log}`));
-      },
-      target === 'cloudflare' ? 90_000 : 20_000,
-    );
+    const timer = setTimeout(() => reject(new Error(`server did not start within ${deadline / 1000} s:\n${log}`)), deadline);
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
       const m = /listening on http:\/\/localhost:(\d+)/.exec(log);
@@ -87,18 +81,23 @@ async function startProcess(env: Record<string, string>, target: 'node' | 'cloud
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${log}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${log}`));
+    });
+  }).catch(async (e: unknown) => {
+    // A server that did not start is stopped with everything it started (a preview's wrangler and workerd;
+    // SIGTERM first, so that the preview removes its state folder).
+    await stopGroup(child);
+    throw e;
   });
   return {
     url,
     output: () => log,
     exited,
-    kill: (signal) => void child.kill(signal),
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
+    // The whole group: a crash of the preview takes its wrangler and workerd down too.
+    kill: (signal) => signalGroup(child, signal),
+    stop: () => stopGroup(child),
   };
 }
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { signalGroup, spawnGroup } from './process-group.ts';
 
 /** Longer than any run of the tests takes on a loaded machine (a whole demo through Apertium takes about a minute). */
 const DEADLINE_MS = 10 * 60_000;
@@ -10,17 +10,14 @@ const DEADLINE_MS = 10 * 60_000;
 export function runTranslate(root: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, deadlineMs = DEADLINE_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/translate.ts', '--root', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
-    }, deadlineMs);
+    const child = spawnGroup(process.execPath, ['scripts/translate.ts', '--root', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => {
+      out += `\n(killed: still running after ${deadlineMs / 1000} s)\n`;
+      signalGroup(child, 'SIGKILL');
+    }, deadlineMs);
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, out, ms: performance.now() - started });
