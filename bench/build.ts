@@ -1,56 +1,14 @@
 // `npm run bench:build -- [N]`: Folio's full build and one-edit rebuild of N synthetic essays x 14
 // languages, against Hugo building the same corpus in the same run (when `hugo` is installed).
-import { spawn, spawnSync } from 'node:child_process';
-import { appendFile, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { appendFile, rm } from 'node:fs/promises';
+import { filesUnder, measure, type Run } from './measure.ts';
 import { join } from 'node:path';
 import { slugOf, writeCorpus, writeHugoSite } from './synthetic-corpus.ts';
 
 const count = Number(process.argv[2] ?? 1000);
 if (!Number.isInteger(count) || count < 1) throw new Error('usage: npm run bench:build -- <essays>');
 const WORK = 'bench/.corpus';
-
-interface Run {
-  seconds: number;
-  peakMb: number;
-  /** What the command printed (a Folio build's phase table is in it). */
-  out: string;
-}
-
-/** A process and its descendants, from /proc (children are started by each process's main thread). */
-async function processTree(pid: number): Promise<number[]> {
-  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean).map(Number);
-  return [pid, ...(await Promise.all(children.map(processTree))).flat()];
-}
-const residentMb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''))?.[1] ?? 0) / 1024;
-
-/**
- * Runs a command and samples the peak resident memory of its whole process tree: the sum of its
- * processes' resident memory every 50 ms (a build runs steps in processes side by side), or the
- * largest peak (VmHWM) one of them has (Hugo's is exact: it is one process), whichever is larger.
- */
-function measure(cmd: string, args: string[], env: Record<string, string>, cwd = '.'): Promise<Run> {
-  // Each run starts on a quiet disk: what the run before it wrote is flushed first, untimed (right
-  // after a clean build the kernel is still writing back its 1.4 GB, which slowed the next run by 1-4 s).
-  spawnSync('sync');
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    let hwm = 0;
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const sample = setInterval(async () => {
-      const pids = await processTree(child.pid!);
-      const root = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => ''))?.[1] ?? 0) / 1024;
-      hwm = Math.max(hwm, root, (await Promise.all(pids.map(residentMb))).reduce((a, b) => a + b, 0));
-    }, 50);
-    child.on('exit', (code) => {
-      clearInterval(sample);
-      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}\n${out}`));
-      const reported = Math.max(0, ...[...out.matchAll(/peak rss (\d+) MB/g)].map((m) => Number(m[1])));
-      resolve({ seconds: (performance.now() - started) / 1000, peakMb: Math.round(Math.max(hwm, reported)), out });
-    });
-  });
-}
 
 const folioEnv = (content: string) => ({ FOLIO_CONTENT: content, FOLIO_OUT: `${WORK}/dist`, FOLIO_CACHE: `${WORK}/cache` });
 const node = process.execPath;
@@ -67,18 +25,6 @@ async function folioFull(n: number): Promise<Run> {
 /** The `--timings` table a Folio build printed, after what an incremental build took from the live one. */
 const phaseTable = (r: Run) => [...r.out.matchAll(/^incremental: .*$/gm)].map((m) => m[0]).concat(r.out.slice(r.out.indexOf('\nphase ') + 1).trimEnd()).join('\n');
 
-/** Files and bytes of everything a build published (the static artefact a host serves). */
-async function output(dir: string): Promise<{ files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    files++;
-    bytes += (await stat(join(entry.parentPath, entry.name))).size;
-  }
-  return { files, bytes };
-}
-
 const row = (label: string, r: Run, entries: number) =>
   `${label.padEnd(34)} ${r.seconds.toFixed(1).padStart(7)} s ${String(r.peakMb).padStart(7)} MB ${((r.seconds * 1000) / entries).toFixed(2).padStart(8)} ms/entry`;
 
@@ -88,7 +34,7 @@ const quarter = await folioFull(small);
 console.log(row(`folio full build, ${small} x 14`, quarter, small * 14));
 const full = await folioFull(count);
 console.log(row(`folio full build, ${count} x 14`, full, count * 14));
-const published = await output(`${WORK}/dist`);
+const published = await filesUnder(`${WORK}/dist`);
 console.log(`output: ${published.files} files, ${(published.bytes / 1e6).toFixed(1)} MB`);
 console.log(phaseTable(full));
 /**

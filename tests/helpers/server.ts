@@ -8,6 +8,8 @@ import { signalGroup, spawnGroup, startupDeadline, stopGroup } from './process-g
 /** The built site served by the real server, on a random loopback port. */
 export interface RunningServer {
   url: string;
+  /** The server's process (its memory is read by bench/scale.ts). */
+  pid: number;
   stop(): Promise<void>;
   output(): string;
   /** Resolves with the exit code when the process ends on its own or is stopped. */
@@ -93,6 +95,7 @@ async function startProcess(env: Record<string, string>, target: 'node' | 'cloud
   });
   return {
     url,
+    pid: child.pid!,
     output: () => log,
     exited,
     // The whole group: a crash of the preview takes its wrangler and workerd down too.

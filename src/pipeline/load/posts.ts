@@ -80,7 +80,7 @@ export const LARGE_SOURCE_BYTES = 1_000_000;
 export type PostSource = FolderSource<EnglishSource>;
 export type PageSource = FolderSource<PageEnglishSource>;
 
-const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'featured_image_alt', 'draft', 'needs_review'];
+const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'featured_image_alt', 'draft'];
 const PAGE_FIELDS = ['title', 'summary', 'modified'];
 const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'featured_image_alt', 'draft', 'needs_review'];
 

@@ -1,0 +1,129 @@
+// `npm run bench:scale -- 1000 5000 10000`: Folio at each size of a generated corpus (N essays x 14
+// languages): the clean build (wall, CPU, peak memory of its largest process and of all of them), the
+// files and bytes each host target gets and each host's function size, a sharded build (4 shards, then
+// the merge), search over HTTP (the first search of each language, then warm p50/p99), the server's
+// memory after 1,000 mixed requests; then the slope per essay and the extrapolation to 100,000 x 14.
+import { realpath, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LANGUAGE_CODES } from '../src/core/languages.ts';
+import { functionSizes } from '../tests/helpers/function-sizes.ts';
+import { startServer } from '../tests/helpers/server.ts';
+import { filesUnder, measure, residentMb, type Run } from './measure.ts';
+import { slugOf, writeCorpus } from './synthetic-corpus.ts';
+
+const sizes = process.argv.slice(2).map(Number);
+if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('usage: npm run bench:scale -- <essays> [<essays>...] (e.g. 1000 5000 10000)');
+const WORK = 'bench/.scale';
+const SHARDS = 4;
+const HOSTS = ['cloudflare', 'netlify', 'vercel'] as const;
+const node = process.execPath;
+
+/** Where each target's deployable files are, under a build's FOLIO_OUT. */
+const TARGET_FILES: Record<string, (out: string) => string> = {
+  node: (out) => join(out, 'current'),
+  cloudflare: (out) => join(out, 'cloudflare', 'assets'),
+  netlify: (out) => join(out, 'netlify', 'static'),
+  vercel: (out) => join(out, 'vercel', '.vercel', 'output', 'static'),
+};
+
+const env = (content: string, out: string, cache: string) => ({ FOLIO_CONTENT: content, FOLIO_OUT: out, FOLIO_CACHE: cache });
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+
+interface Measured {
+  n: number;
+  clean: Run;
+  sharded: Run;
+}
+
+/** Search over HTTP on the built site (no answer cache): each language's first search, then warm ones; then the server's memory after mixed requests. */
+async function serving(out: string): Promise<string[]> {
+  const server = await startServer({ FOLIO_OUT: out, ANSWER_CACHE_MB: '0', RATE_LIMIT: '0' }, 'node');
+  try {
+    const timed = async (path: string) => {
+      const t = performance.now();
+      const r = await fetch(server.url + path);
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+      return performance.now() - t;
+    };
+    // Words each language's posts hold: from the titles of its first page.
+    const words = new Map<string, string[]>();
+    for (const lang of LANGUAGE_CODES) {
+      const list = (await (await fetch(`${server.url}/api/posts?lang=${lang}&per_page=50`)).json()) as { data: { title: string }[] };
+      words.set(lang, list.data.flatMap((p) => p.title.split(/\s+/)).filter((w) => w.length > 1));
+    }
+    const cold: number[] = [];
+    for (const lang of LANGUAGE_CODES) cold.push(await timed(`/api/search?lang=${lang}&q=${encodeURIComponent(words.get(lang)![0]!)}`));
+    const warm: number[] = [];
+    for (let i = 0; i < 700; i++) {
+      const lang = LANGUAGE_CODES[i % LANGUAGE_CODES.length]!;
+      const pool = words.get(lang)!;
+      warm.push(await timed(`/api/search?lang=${lang}&q=${encodeURIComponent(pool[(i * 7) % pool.length]!)}`));
+    }
+    const mixed = (i: number) => {
+      const lang = LANGUAGE_CODES[i % LANGUAGE_CODES.length]!;
+      const slug = slugOf(i % 50);
+      return [`/${lang === 'en' ? '' : `${lang}/`}${slug}`, `/api/posts/${slug}?lang=${lang}`, `/api/posts?lang=${lang}&page=${1 + (i % 3)}`, `/api/search?lang=${lang}&q=${encodeURIComponent(words.get(lang)![i % 5]!)}`, `/${lang === 'en' ? '' : `${lang}/`}feed.xml`][i % 5]!;
+    };
+    for (let i = 0; i < 1000; i++) await timed(mixed(i)).catch(() => 0);
+    const rss = `${(await residentMb(server.pid)).toFixed(0)} MB`;
+    return [
+      `search over HTTP, first of each language: p50 ${percentile(cold, 50).toFixed(1)} ms, max ${Math.max(...cold).toFixed(1)} ms`,
+      `search over HTTP, warm (700): p50 ${percentile(warm, 50).toFixed(2)} ms, p99 ${percentile(warm, 99).toFixed(2)} ms`,
+      `server memory after 1,000 mixed requests (pages, details, lists, searches, feeds): ${rss}`,
+    ];
+  } finally {
+    await server.stop();
+  }
+}
+
+const results: Measured[] = [];
+for (const n of sizes) {
+  const root = join(WORK, String(n));
+  const content = join(root, 'content');
+  await rm(root, { recursive: true, force: true });
+  await writeCorpus(content, n, 'content/posts/tidal-energy/figure-1.jpg');
+  console.log(`\n== ${n} essays x 14 languages = ${n * 14} entries`);
+  const out = join(root, 'dist');
+  const clean = await measure(node, ['scripts/build.ts', ...HOSTS.flatMap((h) => ['--target', h])], env(content, out, join(root, 'cache')));
+  console.log(`clean build (node, ${HOSTS.join(', ')}): ${clean.seconds.toFixed(1)} s wall, ${clean.cpuSeconds.toFixed(1)} s CPU, largest process ${clean.largestMb} MB, all processes ${clean.peakMb} MB`);
+  for (const [target, dir] of Object.entries(TARGET_FILES)) {
+    const { files, bytes } = await filesUnder(target === 'node' ? await realpath(dir(out)) : dir(out));
+    console.log(`  ${target.padEnd(10)} ${String(files).padStart(9)} files ${mb(bytes).padStart(9)}  (${(files / n).toFixed(0)} files an essay)`);
+  }
+  const functions = await functionSizes(out);
+  console.log(`  functions: ${HOSTS.map((h) => `${h} ${(functions[h] / 2 ** 20).toFixed(2)} MB`).join(', ')}`);
+  for (const line of await serving(out)) console.log(line);
+  // The same corpus as 4 shards on this machine (2 at a time: 2 cores), then the merge, from clean caches.
+  const shardedOut = join(root, 'dist-sharded');
+  const sharded = await measure(node, ['scripts/build.ts', '--shards', String(SHARDS), '--jobs', '2'], env(content, shardedOut, join(root, 'cache-sharded')));
+  console.log(`sharded build (${SHARDS} shards, 2 at a time, then the merge): ${sharded.seconds.toFixed(1)} s wall, ${sharded.cpuSeconds.toFixed(1)} s CPU, largest process ${sharded.largestMb} MB, all processes ${sharded.peakMb} MB`);
+  const shardsDone = /shards done in ([\d.]+) s/.exec(sharded.out)?.[1];
+  const merge = [...sharded.out.matchAll(/build done in ([\d.]+) s/g)].at(-1)?.[1];
+  if (shardsDone && merge) console.log(`  the shards ${shardsDone} s, then the merge ${merge} s`);
+  results.push({ n, clean, sharded });
+  await rm(shardedOut, { recursive: true, force: true });
+}
+
+// Least squares over the sizes measured: seconds = a + b * essays.
+const fit = (pts: [number, number][]) => {
+  const k = pts.length;
+  const mx = pts.reduce((s, [x]) => s + x, 0) / k;
+  const my = pts.reduce((s, [, y]) => s + y, 0) / k;
+  const b = k > 1 ? pts.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / pts.reduce((s, [x]) => s + (x - mx) ** 2, 0) : my / mx;
+  return { a: my - b * mx, b };
+};
+console.log('\n| essays x 14 | clean build | CPU | largest process | all processes | sharded (4) |');
+console.log('|---|---|---|---|---|---|');
+for (const r of results) console.log(`| ${r.n} | ${r.clean.seconds.toFixed(0)} s | ${r.clean.cpuSeconds.toFixed(0)} s | ${r.clean.largestMb} MB | ${r.clean.peakMb} MB | ${r.sharded.seconds.toFixed(0)} s |`);
+const wall = fit(results.map((r) => [r.n, r.clean.seconds]));
+const cpu = fit(results.map((r) => [r.n, r.clean.cpuSeconds]));
+console.log(`\nslope: ${(wall.b * 1000).toFixed(1)} ms wall and ${(cpu.b * 1000).toFixed(1)} ms CPU an essay (14 languages); growth of wall time an essay from the smallest to the largest size: ${results.length > 1 ? ((results.at(-1)!.clean.seconds / results.at(-1)!.n) / (results[0]!.clean.seconds / results[0]!.n)).toFixed(2) : '1.00'}x (1.00 = linear)`);
+const oneMachine = wall.a + wall.b * 100_000;
+console.log(`extrapolated to 100,000 x 14 on this machine (2 cores): ${(oneMachine / 3600).toFixed(1)} h`);
+// A matrix of 16 jobs: each shard bundles every post (read-next and the menu) and makes its sixteenth of the
+// pages and answers; the merge makes what gathers posts. Measured split at 500 x 14: bundling 64 % of a shard.
+const bundleShare = 0.64;
+const perShard = oneMachine * (bundleShare + (1 - bundleShare) / 16);
+console.log(`extrapolated with a 16-job matrix: each shard about ${(perShard / 3600).toFixed(1)} h (every shard still bundles every post, ${bundleShare * 100} % of a shard's time at 500 x 14), then the merge`);
