@@ -1,4 +1,5 @@
 import { after, before, describe, test } from 'node:test';
+import { withoutMenu } from '../helpers/corpus.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -42,7 +43,7 @@ describe('npm run new', () => {
     const preview = await bundle(true);
     assert.equal(preview.catalog.posts[0]!.entries.en!.title, 'Notes on Tides: a Café Guide');
     assert.equal(preview.catalog.posts[0]!.entries.en!.preview, 'draft');
-    await assert.rejects(bundle(false), /holds no published post yet \(1 drafts, 0 scheduled\)/);
+    await assert.rejects(bundle(false), /holds no published post yet \(1 draft, 0 scheduled\)/);
     const published = await cli('scripts/publish.ts', ['notes-on-tides-a-cafe-guide'], env());
     assert.equal(published.code, 0, published.out);
     const built = await bundle(false);
@@ -116,7 +117,7 @@ describe('configuration', () => {
     const copy = await mkdtemp(join(tmpdir(), 'folio-url-'));
     try {
       // Without the menu: it names pages and categories this one-post copy does not have.
-      await writeFile(join(copy, 'site.yaml'), (await readFile('content/site.yaml', 'utf8')).replace(/^menu:.*\n/m, ''));
+      await writeFile(join(copy, 'site.yaml'), withoutMenu(await readFile('content/site.yaml', 'utf8')));
       await cp('content/posts/the-slow-web', join(copy, 'posts', 'the-slow-web'), { recursive: true });
       const previous = process.env.PORT;
       process.env.PORT = '4500';

@@ -1,4 +1,5 @@
 import { after, before, test } from 'node:test';
+import { withoutMenu } from '../helpers/corpus.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -45,7 +46,7 @@ before(async () => {
   await rm(join(content, 'taxonomies.yaml'));
   // The demo's menu names categories of essays left out here.
   const site = join(content, 'site.yaml');
-  await writeFile(site, (await readFile(site, 'utf8')).replace(/^menu:.*\n/m, ''));
+  await writeFile(site, withoutMenu(await readFile(site, 'utf8')));
 });
 after(() => rm(dir, { recursive: true, force: true }));
 

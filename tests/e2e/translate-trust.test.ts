@@ -1,4 +1,5 @@
 import { describe, test, before, after } from 'node:test';
+import { withoutMenu } from '../helpers/corpus.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -318,7 +319,7 @@ describe('what the build publishes (a real build of a copy of the demo)', () => 
     for (const slug of await readdir(join(content, 'posts'))) if (!KEPT.includes(slug)) await rm(join(content, 'posts', slug), { recursive: true });
     await rm(join(content, 'taxonomies.yaml'));
     const site = join(content, 'site.yaml');
-    await writeFile(site, (await readFile(site, 'utf8')).replace(/^menu:.*\n/m, ''));
+    await writeFile(site, withoutMenu(await readFile(site, 'utf8')));
     const es = join(content, 'posts', SLUG, 'es.md');
     await writeFile(es, (await readFile(es, 'utf8')).replace(/^---\n/, '---\nneeds_review: ["paragraph at line 11 of en.md"]\n'));
     await writeFile(join(content, 'posts', 'bread-and-time', 'cover.jpg.99999999.tmp'), 'half a file');

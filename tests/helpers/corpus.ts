@@ -17,3 +17,6 @@ export async function corpus(root: 'content' | 'sandbox') {
   const byDate = [...posts].sort((a, b) => (a.english.date === b.english.date ? a.slug.localeCompare(b.slug) : b.english.date.localeCompare(a.english.date)));
   return { posts, byDate, stateOf, availableIn, find };
 }
+
+/** A site.yaml without its menu (and the menu's names), for a copy holding only some of the demo's posts and pages. */
+export const withoutMenu = (siteYaml: string) => siteYaml.replace(/^menu:.*\n/m, '').replace(/^menu_names:\n(?: .*\n)*/m, '');
