@@ -8,7 +8,8 @@ const HELP = `usage: npm run translate -- [slug...] [options]
 
 Makes the missing and stale translations with the engine content/translation.yaml names for each
 language, sending only what the translation memory does not hold. A person's text is kept: where its
-English changed it stays, flagged needs_review.
+English changed it stays, flagged needs_review. A slug names a post (content/posts/) or a standalone
+page (content/pages/, e.g. about); none: every post and page.
 
   --lang fr,de             only these languages (repeatable; default: every routed language)
   --missing, --stale       only missing, or only stale translations (default: both)

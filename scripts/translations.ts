@@ -7,6 +7,7 @@
 // `import FILE.tbx|.csv` a glossary (src/translate/exchange/).
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
 import { writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
@@ -19,20 +20,20 @@ import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts'
 import { exportTmx } from '../src/translate/exchange/tmx.ts';
 import { fromCsv, fromTbx, glossaryLists, importGlossary, toCsv, toTbx } from '../src/translate/exchange/glossary-files.ts';
 import { readFile } from 'node:fs/promises';
-import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify } from '../src/translate/translation-status.ts';
+import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify, verifyRefusal } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
 type Translatable = FolderSource<PageEnglishSource>;
 
-const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... | export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] | import FILE.xlf|.tbx|.csv  [--root DIR] [--verbose] (--help for more)';
+const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... [--by NAME] [--force] | export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] | import FILE.xlf|.tbx|.csv  [--root DIR] [--verbose] (--help for more)';
 const HELP: Record<string, string> = {
   '': `${USAGE}
 
   status                    each post's translations: available, stale, missing, to review; totals per language
   stamp <slug> <lang>...    records that a translation matches the current English (source_hash)
   stamp --unstamped         stamps every translation that has no source_hash
-  verify <slug> <lang>...   records a person's review (verified: true), approving the text kept for review
+  verify <slug> <lang>...   records a person's review (verified: true, by whom, when), approving the text kept for review
   export --format xliff <slug> <lang> [--out FILE]   one translation as XLIFF 2.1 for a CAT tool
   export --format tmx|tbx|csv [--out FILE]           the memory (TMX 1.4b) or the glossary (TBX, CSV)
   import FILE.xlf|.tbx|.csv                          a translation back as a person's work, or a glossary
@@ -51,10 +52,14 @@ width (languages in several blocks); --wide prints one table whatever the width.
 
 Writes the English's source hash into each translation's front matter: it is then published as
 available (a scaffold is not published until it is stamped).`,
-  verify: `usage: npm run translations -- verify <slug> <lang>... [--root DIR]
+  verify: `usage: npm run translations -- verify <slug> <lang>... [--by NAME] [--force] [--root DIR]
 
-Records that a person reviewed the translation (verified: true, which the API reports). Text kept
-for review (needs_review) is approved: it is recorded as the person's for the current English.`,
+Records that a person reviewed the translation (verified: true, which the API reports), and who and
+when in its front matter (verified_by: --by NAME, else git config user.name; verified_at: today's
+date; the file keeps them, the API does not show them). Text kept for review (needs_review) is
+approved: it is recorded as the person's for the current English. A stale translation (its English
+changed since) is refused: bring it up to date first, or --force verifies it anyway. The slug names
+a post or a page (content/pages/).`,
   export: `usage: npm run translations -- export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] [--root DIR]
 
 XLIFF 2.1: one unit per segment of the English (code, images and HTML as protected placeholders, links and
@@ -136,6 +141,19 @@ const postNamed = (posts: Translatable[], root: string, slug: string | undefined
   return post;
 };
 
+/** The reviewer: --by NAME, else the git user.name of the content's repository. */
+function reviewer(root: string, by: string | undefined): string {
+  const name = by ?? (() => {
+    try {
+      return execFileSync('git', ['config', 'user.name'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return '';
+    }
+  })();
+  if (!name.trim()) throw new UsageError('who reviewed it? name the reviewer with --by NAME (or set git config user.name)');
+  return name.trim();
+}
+
 function languagesOf(post: Translatable, langs: string[]): string[] {
   if (langs.length === 0) throw new UsageError(USAGE);
   for (const lang of langs) {
@@ -145,7 +163,7 @@ function languagesOf(post: Translatable, langs: string[]): string[] {
   return [...new Set(langs)];
 }
 
-const OPTIONS = { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false }, wide: { type: 'boolean', default: false }, format: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } as const;
+const OPTIONS = { root: { type: 'string', default: 'content' }, verbose: { type: 'boolean', default: false }, unstamped: { type: 'boolean', default: false }, wide: { type: 'boolean', default: false }, format: { type: 'string' }, out: { type: 'string' }, by: { type: 'string' }, force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
 let parsed: ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>>;
 try {
   parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
@@ -169,7 +187,17 @@ try {
     for (const p of all) for (const [lang, s] of Object.entries(status(p).states)) if (s === 'unstamped') console.log(`stamped ${await stamp(p, lang)}`);
   } else if (command === 'stamp' || command === 'verify') {
     const post = postNamed(all, root, slug);
-    for (const lang of languagesOf(post, langs)) console.log(command === 'stamp' ? `stamped ${await stamp(post, lang)}` : `verified ${await verify(post, lang)}`);
+    const chosen = languagesOf(post, langs);
+    if (command === 'stamp') for (const lang of chosen) console.log(`stamped ${await stamp(post, lang)}`);
+    else {
+      // Every language is checked before any is written: a refused one leaves all as they were.
+      for (const lang of values.force ? [] : chosen) {
+        const refusal = verifyRefusal(post, lang);
+        if (refusal) throw new Error(refusal);
+      }
+      const review = { by: reviewer(root, values.by), at: new Date().toISOString().slice(0, 10) };
+      for (const lang of chosen) console.log(`verified ${await verify(post, lang, review)} (by ${review.by}, ${review.at})`);
+    }
   } else if (command === 'export') {
     const glossary = await loadGlossary(root);
     let xml: string;

@@ -1,7 +1,7 @@
 import { writeWhole } from '../fs/write-whole.ts';
 import { join } from 'node:path';
 import { TRANSLATED_CODES } from '../core/languages.ts';
-import { loadAll, status, translateState } from './translation-status.ts';
+import { loadAll, loadPages, status, translateState } from './translation-status.ts';
 import { sourceHash } from '../pipeline/derive/source-hash.ts';
 import { createProvider } from './providers/index.ts';
 import { providerLabel, SetupError, type Provider } from './provider.ts';
@@ -21,7 +21,7 @@ import { Pace } from './pace.ts';
 export interface RunOptions {
   /** The content folder: its posts, translation.yaml and glossary.yaml. */
   root: string;
-  /** Posts by slug; none: every post. */
+  /** Posts and standalone pages (content/pages/) by slug; none: every post and page. */
   slugs: string[];
   /** Languages asked for by name (a language no engine serves is then an error); undefined: all 13. */
   langs?: string[];
@@ -53,7 +53,7 @@ function fail(message: string): never {
 }
 
 /**
- * Makes the missing and stale translations of the asked posts with the engine translation.yaml
+ * Makes the missing and stale translations of the asked posts and pages with the engine translation.yaml
  * names for each language, sending only what the memory does not hold, and writes each that
  * passed every check. Files written before a RunError are kept.
  */
@@ -67,8 +67,11 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   const settings = await loadTranslationSettings(root).catch((e: Error) => fail(e.message));
   const glossary = await loadGlossary(root).catch((e: Error) => fail(e.message));
   const allPosts = await loadAll(root);
-  const posts = allPosts.filter((p) => slugs.length === 0 || slugs.includes(p.slug));
-  for (const slug of slugs) if (!posts.some((p) => p.slug === slug)) fail(`no post "${slug}" in ${root}/posts`);
+  const named = <T extends { slug: string }>(all: T[]) => all.filter((p) => slugs.length === 0 || slugs.includes(p.slug));
+  const posts = named(allPosts);
+  // Standalone pages (about, colophon) are translated like posts: they have no categories or tags.
+  const folders = [...posts, ...named(await loadPages(root))];
+  for (const slug of slugs) if (!folders.some((p) => p.slug === slug)) fail(`no post or page "${slug}" in ${root}/posts or ${root}/pages`);
 
   // Every engine is set up before anything is sent: a missing key or an unsupported language is one line.
   const providers = new Map<string, Provider>();
@@ -108,7 +111,7 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
   const perLanguage = new Map<string, { provider: string; segments: number; chars: number }>();
   let stopped: string | undefined;
 
-  for (const post of posts) {
+  for (const post of folders) {
     if (stopped) break;
     if (post.english.format !== 'md') {
       log(`${post.slug}: its English source is HTML (imported); only Markdown sources are translated`);

@@ -51,32 +51,47 @@ export function translateState(state: StatusRow['states'][string], memory: Trans
   return (memory.staleCount(lang, sources) ?? 0) > 0 ? 'stale' : state;
 }
 
-/** Sets one field of a translation's front matter (replacing it where it is written; undefined removes it), and returns the file. */
-async function setField(post: Translatable, lang: string, field: string, value: string, remove: string[] = []): Promise<string> {
+/** Sets fields of a translation's front matter (each replacing where it is written) and removes `remove`, and returns the file. */
+async function setFields(post: Translatable, lang: string, fields: Record<string, string>, remove: string[] = []): Promise<string> {
   const t = post.translations.find((x) => x.lang === lang);
   if (!t) throw new Error(`${post.slug} has no ${lang} translation`);
   const raw = await readFile(t.file, 'utf8');
   const end = raw.indexOf('\n---', 3);
   if (!raw.startsWith('---') || end < 0) throw new Error(`${t.file}: no front matter to change`);
   let head = raw.slice(0, end);
-  for (const f of [field, ...remove]) head = head.replace(new RegExp(`\\n${f}:.*$`, 'm'), '');
-  await writeFile(t.file, `${head}\n${field}: ${value}${raw.slice(end)}`);
+  for (const f of [...Object.keys(fields), ...remove]) head = head.replace(new RegExp(`\\n${f}:.*$`, 'm'), '');
+  await writeFile(t.file, `${head}${Object.entries(fields).map(([f, v]) => `\n${f}: ${v}`).join('')}${raw.slice(end)}`);
   return t.file;
 }
 
 /** Writes `source_hash` into the translation's front matter, replacing an earlier one. */
-export const stamp = (post: Translatable, lang: string): Promise<string> => setField(post, lang, 'source_hash', `"${sourceHash(post.english.title, post.english.body)}"`);
+export const stamp = (post: Translatable, lang: string): Promise<string> => setFields(post, lang, { source_hash: `"${sourceHash(post.english.title, post.english.body)}"` });
+
+/** Who reviewed a translation and when (`verified_by`, `verified_at`): kept in the file only, the API's translation object being closed. */
+export interface Review {
+  by: string;
+  /** An ISO date, YYYY-MM-DD. */
+  at: string;
+}
+
+/** Why a translation may not be verified as it is (its English changed since: a review would approve outdated text), or undefined. */
+export function verifyRefusal(post: Translatable, lang: string): string | undefined {
+  const t = post.translations.find((x) => x.lang === lang);
+  if (!t || status(post).states[lang] !== 'stale') return undefined;
+  return `${t.file} is stale (its source_hash is not the current English's): bring it up to date (npm run translate -- ${post.slug} --lang ${lang}, or edit it and stamp it), then verify; --force verifies it anyway`;
+}
 
 /**
- * Records that a person has reviewed the translation (`verified: true`, which the API reports). A
- * person's text kept under a changed English (`needs_review`) is approved with it: the memory
- * records it as theirs for the current English (first, so a run killed between the two writes
- * still finds it a person's), and the flag goes.
+ * Records that a person has reviewed the translation (`verified: true`, which the API reports),
+ * who and when (`verified_by`, `verified_at`, in the file only). A person's text kept under a
+ * changed English (`needs_review`) is approved with it: the memory records it as theirs for the
+ * current English (first, so a run killed between the two writes still finds it a person's), and
+ * the flag goes. The caller refuses a stale file first (verifyRefusal) unless told otherwise.
  */
-export async function verify(post: Translatable, lang: string): Promise<string> {
+export async function verify(post: Translatable, lang: string, review: Review): Promise<string> {
   const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
   if (memory.approveReviews(lang)) await memory.save();
-  return setField(post, lang, 'verified', 'true', ['needs_review']);
+  return setFields(post, lang, { verified: 'true', verified_by: JSON.stringify(review.by), verified_at: `"${review.at}"` }, ['needs_review']);
 }
 
 /** Per translated language, how many categories and tags in use have no name of their own there (content/taxonomies.yaml). */

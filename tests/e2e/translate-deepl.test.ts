@@ -21,6 +21,8 @@ async function copy(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'folio-deepl-'));
   temps.push(root);
   await cp('content', root, { recursive: true });
+  // Standalone pages are translated too (tests/e2e/translate-pages.test.ts): left out, so the counts are the posts'.
+  await rm(join(root, 'pages'), { recursive: true });
   for (const slug of await readdir(join(root, 'posts'))) {
     if (!POSTS.includes(slug)) await rm(join(root, 'posts', slug), { recursive: true, force: true });
     else for (const lang of LANGS) await rm(join(root, 'posts', slug, `${lang}.md`), { force: true });

@@ -19,6 +19,8 @@ async function contentCopy(langs: string[], settings = `models:\n  openai: ${MOD
   const root = await mkdtemp(join(tmpdir(), 'folio-openai-'));
   roots.push(root);
   await cp('content', root, { recursive: true });
+  // Standalone pages are translated too (tests/e2e/translate-pages.test.ts): left out, so the counts are the posts'.
+  await rm(join(root, 'pages'), { recursive: true });
   for (const slug of await readdir(join(root, 'posts'))) {
     if (!POSTS.includes(slug)) await rm(join(root, 'posts', slug), { recursive: true });
     else for (const lang of langs) await rm(join(root, 'posts', slug, `${lang}.md`), { force: true });

@@ -147,7 +147,7 @@ describe('npm run translate with Apertium, the real offline engine', { skip: ape
     for (const [args, message] of [
       [['--lang', 'xx'], /"xx" is not one of the 13 translated languages/],
       [['--provider', 'nope', '--lang', 'es'], /unknown translation provider "nope"/],
-      [['no-such-post'], /no post "no-such-post"/],
+      [['no-such-post'], /no post or page "no-such-post"/],
       [['--provider', 'apertium', '--provider', 'deepl'], /--provider is given 2 times \(apertium, deepl\): give it once/],
       [['--bogus'], /Unknown option '--bogus'/],
     ] as [string[], RegExp][]) {

@@ -43,6 +43,9 @@ export interface TranslationSource extends SourceFile {
   provider: string | null;
   automated: boolean;
   verified: boolean;
+  /** Who reviewed it and on what date (`translations verify`): in the file only, the API's translation object is closed. */
+  verified_by?: string;
+  verified_at?: string;
   source_hash?: string;
   /** The featured image's alt text in this language; the English one when absent. */
   featured_image_alt?: string;
@@ -82,7 +85,7 @@ export type PageSource = FolderSource<PageEnglishSource>;
 
 const ENGLISH_FIELDS = ['title', 'date', 'modified', 'author', 'summary', 'categories', 'tags', 'featured_image', 'featured_image_alt', 'draft'];
 const PAGE_FIELDS = ['title', 'summary', 'modified'];
-const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'source_hash', 'featured_image_alt', 'draft', 'needs_review'];
+const TRANSLATION_FIELDS = ['title', 'summary', 'modified', 'provider', 'automated', 'verified', 'verified_by', 'verified_at', 'source_hash', 'featured_image_alt', 'draft', 'needs_review'];
 
 function parse(file: string, raw: string): { data: Record<string, unknown>; body: string } {
   const lines = raw.split(/\r?\n/);
@@ -158,6 +161,8 @@ function readTranslation(file: string, lang: string, format: 'md' | 'html', raw:
     provider: data.provider === null ? null : c(() => f.optionalString('provider'), undefined) ?? null,
     automated: c(() => f.boolean('automated', true), true),
     verified: c(() => f.boolean('verified', false), false),
+    verified_by: c(() => f.optionalString('verified_by'), undefined),
+    verified_at: c(() => f.optionalTimestamp('verified_at'), undefined),
     source_hash: hash,
     featured_image_alt: c(() => f.optionalString('featured_image_alt'), undefined),
     draft: c(() => f.boolean('draft', false), false),
