@@ -38,6 +38,7 @@ import { combineShards, composeDigests, readShards, selfContain, type Shard } fr
 import { shardCache } from '../src/pipeline/reuse/shard-cache.ts';
 import { runShards } from '../src/pipeline/reuse/run-shards.ts';
 import { mkdir } from 'node:fs/promises';
+import { rendersThroughProject, withRenderLock } from '../src/pipeline/live/render-lock.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 // --verbose: stack traces with the errors (content errors are one line each without it);
@@ -307,7 +308,8 @@ try {
   (globalThis as Record<symbol, unknown>)[SEARCH_INDEXES_WRITTEN] = indexed;
   try {
     const { build } = await astro;
-    await timings.time('pages (Astro)', () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' }));
+    const render = () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' });
+    await timings.time('pages (Astro)', () => (rendersThroughProject(dir) ? withRenderLock(render) : render()));
     process.stdout.write(await indexed);
   } catch (e) {
     // Nothing may still write into the build's folder when it is removed.
