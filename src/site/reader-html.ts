@@ -12,7 +12,7 @@ import { highlightCode } from './code-highlight.ts';
  * A post body as the reader's page prints it (the API's `content_html` and `structure.sections`
  * stay as the author wrote them): a heading outline without skipped levels under the page's
  * heading, the language's quotation marks, numbers kept on the line of their unit, a link to
- * each section, and fenced code coloured.
+ * each section, fenced code coloured, and each video's address for print.
  */
 
 /**
@@ -96,14 +96,38 @@ export function sectionLinks(options: { lang: string }) {
   };
 }
 
-const processors = new Map<string, ReturnType<typeof processorFor>>();
-const processorFor = (lang: string, top: number) =>
-  unified().use(rehypeParse, { fragment: true }).use(outline, { top }).use(typography, { lang }).use(sectionLinks, { lang }).use(highlightCode).use(rehypeStringify);
+/**
+ * A video cannot play on paper: each one is followed by its address, a paragraph only print shows
+ * (site.css .print-only; `hidden` elsewhere). The page's alone: the API's content_html stays as written.
+ */
+export function printableVideos(options: { origin: string }) {
+  return (tree: Root) => {
+    visit(tree, 'element', (el: Element, index, parent) => {
+      if (el.tagName !== 'video' || !parent || index === undefined) return;
+      const source = el.children.find((c): c is Element => c.type === 'element' && c.tagName === 'source');
+      const src = el.properties.src ?? source?.properties.src;
+      if (typeof src !== 'string') return;
+      const href = new URL(src, options.origin).href;
+      const link: Element = { type: 'element', tagName: 'a', properties: { href }, children: [{ type: 'text', value: href }] };
+      parent.children.splice(index + 1, 0, { type: 'element', tagName: 'p', properties: { className: ['print-only'], hidden: true, dir: 'ltr' }, children: [link] });
+      return index + 2;
+    });
+  };
+}
 
-/** The body of a post for its page in `lang`, under a heading of level `top` (the page's h1). */
-export function readerHtml(html: string, lang: string, top = 1): string {
-  const key = `${lang} ${top}`;
+const processors = new Map<string, ReturnType<typeof processorFor>>();
+const processorFor = (lang: string, top: number, origin: string | undefined) => {
+  const base = unified().use(rehypeParse, { fragment: true }).use(outline, { top }).use(typography, { lang }).use(sectionLinks, { lang }).use(highlightCode);
+  return (origin === undefined ? base : base.use(printableVideos, { origin })).use(rehypeStringify);
+};
+
+/**
+ * The body of a post for its page in `lang`, under a heading of level `top` (the page's h1); with
+ * the site's `origin`, each video's address for print.
+ */
+export function readerHtml(html: string, lang: string, top = 1, origin?: string): string {
+  const key = `${lang} ${top} ${origin}`;
   let processor = processors.get(key);
-  if (!processor) processors.set(key, (processor = processorFor(lang, top)));
+  if (!processor) processors.set(key, (processor = processorFor(lang, top, origin)));
   return String(processor.processSync(html));
 }

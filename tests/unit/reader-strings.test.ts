@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { render } from '../../src/pipeline/derive/render.ts';
+import { readerHtml } from '../../src/site/reader-html.ts';
 import { LANGUAGE_CODES } from '../../src/core/languages.ts';
 import { MESSAGES } from '../../src/core/messages.ts';
 import { providerName } from '../../src/core/provider-names.ts';
@@ -22,10 +23,11 @@ test("the footnotes' heading is no section of the table of contents", () => {
   assert.deepEqual(render('md', FOOTNOTED, ctx('de')).sections.map((s) => s.text), ['Part']);
 });
 
-test('a video is followed by its address for print, hidden elsewhere and never in the text', () => {
+test('a video is followed by its address for print on the page, hidden elsewhere; the API and the text keep none', () => {
   const r = render('md', 'Watch:\n\n<video src="clip.mp4" controls></video>\n', ctx('en'));
-  assert.match(r.html, /<video[^>]*><\/video><p class="print-only" hidden dir="ltr"><a href="https:\/\/s\.example\/media\/p\/clip\.mp4">https:\/\/s\.example\/media\/p\/clip\.mp4<\/a><\/p>/);
-  assert.doesNotMatch(r.text, /clip\.mp4/, 'search text and snippets do not read the print link');
+  assert.doesNotMatch(r.html, /print-only/, 'content_html is as written');
+  assert.doesNotMatch(r.text, /clip\.mp4/, 'search text and snippets do not read it');
+  assert.match(readerHtml(r.html, 'en', 1, 'https://s.example'), /<video[^>]*><\/video><p class="print-only" hidden dir="ltr"><a href="https:\/\/s\.example\/media\/p\/clip\.mp4">https:\/\/s\.example\/media\/p\/clip\.mp4<\/a><\/p>/);
 });
 
 test('every language names the page strings the reader sees, none left in English', () => {

@@ -165,21 +165,6 @@ function absoluteMarkdown(markdown: string, ctx: RenderContext): string {
   });
 }
 
-/**
- * A video cannot play on paper: each one is followed by its address, shown only in print (site.css
- * .print-only; `hidden` elsewhere, the API's html included). Added after the text is taken, so search and snippets never read it.
- */
-function printableVideos(tree: Root, ctx: RenderContext) {
-  visit(tree, 'element', (el: Element, index, parent) => {
-    const src = el.tagName === 'video' ? mediaSrc(el) : undefined;
-    if (!src || !parent || index === undefined) return;
-    const href = isExternal(src) ? src : ctx.siteUrl + src;
-    const link: Element = { type: 'element', tagName: 'a', properties: { href }, children: [{ type: 'text', value: href }] };
-    parent.children.splice(index + 1, 0, { type: 'element', tagName: 'p', properties: { className: ['print-only'], hidden: true, dir: 'ltr' }, children: [link] });
-    return index + 2;
-  });
-}
-
 export function render(format: 'md' | 'html', body: string, ctx: RenderContext): Rendered {
   const markdownToTree = markdownToHast(ctx.lang);
   const tree = (format === 'md'
@@ -192,7 +177,6 @@ export function render(format: 'md' | 'html', body: string, ctx: RenderContext):
   const markdown = format === 'md'
     ? absoluteMarkdown(body.trim(), ctx)
     : String(hastToMarkdown.stringify(hastToMarkdown.runSync(structuredClone(tree) as never) as never)).trim();
-  printableVideos(tree, ctx);
   responsivePictures(tree, ctx);
   return { html: hastToHtml.stringify(tree).trim(), markdown, text, ...found };
 }
