@@ -271,6 +271,48 @@ describe('the reader\'s site as a typographer sees it, in Chromium', { skip: chr
     }
   });
 
+  test('print: a link\'s printed address is set as on a Latin page, left to right, spaced from the link\'s words on their side', async () => {
+    const href = 'https://en.wikipedia.org/wiki/Machine_translation';
+    // Wide enough that the address is on one line: the link's box is its words and then the address (its ::after).
+    await withPage({ viewport: { width: 3000, height: 900 } }, async (page) => {
+      const printed: Record<string, { width: number; content: string; direction: string; bidi: string; spacing: string[]; gapLeft: number; gapRight: number; rtl: boolean }> = {};
+      for (const path of ['/a-field-guide-to-translation', '/ar/a-field-guide-to-translation']) {
+        await page.goto(server.url + path);
+        await page.emulateMedia({ media: 'print' });
+        printed[path] = await page.locator(`article .body a[href="${href}"]`).first().evaluate((a) => {
+          const words = document.createRange();
+          words.selectNodeContents(a);
+          const box = [...a.getClientRects()];
+          const text = [...words.getClientRects()];
+          if (box.length !== 1 || text.length !== 1) throw new Error(`the link is on more than one line: ${box.length}, ${text.length}`);
+          const after = getComputedStyle(a, '::after');
+          return {
+            width: box[0]!.width - text[0]!.width,
+            content: after.content,
+            direction: after.direction,
+            bidi: after.unicodeBidi,
+            spacing: [after.letterSpacing, after.wordSpacing],
+            gapLeft: parseFloat(after.marginLeft),
+            gapRight: parseFloat(after.marginRight),
+            rtl: getComputedStyle(a).direction === 'rtl',
+          };
+        });
+      }
+      const [en, ar] = [printed['/a-field-guide-to-translation']!, printed['/ar/a-field-guide-to-translation']!];
+      assert.equal(ar.rtl, true);
+      for (const [path, p] of Object.entries(printed)) {
+        assert.match(p.content, /^"<https:\/\/en\.wikipedia\.org\/wiki\/Machine_translation>"$/, `${path}: the address alone, no space inside its isolate (it went to the far side in right-to-left text)`);
+        assert.equal(`${p.direction} ${p.bidi}`, 'ltr isolate', `${path}: the address reads left to right, isolated`);
+        assert.deepEqual(p.spacing, ['normal', '0px'], `${path}: no added spacing`);
+        // The space between the link's words and its address: a margin on the words' side.
+        assert.ok(p.rtl ? p.gapRight > 0 && p.gapLeft === 0 : p.gapLeft > 0 && p.gapRight === 0, `${path}: the gap on the side of the words: ${p.gapLeft} ${p.gapRight}`);
+      }
+      // The same address, the same width: the Latin face at the Latin size (the Arabic face's spaces, colons,
+      // full stops and digits are wider, and the Arabic body is set larger).
+      assert.ok(Math.abs(ar.width - en.width) / en.width < 0.02, `the address is ${ar.width.toFixed(1)} px wide on the Arabic page, ${en.width.toFixed(1)} px on the English one`);
+    });
+  });
+
   test('no visible "·" begins or ends a line of a byline, and no item breaks, at any width, in any direction', async () => {
     const c = await corpus('content');
     const paths = ['en', 'ar', 'ja', 'zh'].flatMap((lang) => {
