@@ -309,6 +309,16 @@ describe('the reader\'s site as a typographer sees it, in Chromium', { skip: chr
       }
       // The same address, the same width: the Latin face at the Latin size (the Arabic face's spaces, colons,
       // full stops and digits are wider, and the Arabic body is set larger).
+      // The related essays' addresses likewise.
+      await page.goto(`${server.url}/ar/the-slow-web`);
+      await page.emulateMedia({ media: 'print' });
+      const related = await page.locator('section.related a[data-url]').first().evaluate((a) => {
+        const after = getComputedStyle(a, '::after');
+        return { content: after.content, set: `${after.direction} ${after.unicodeBidi} ${after.marginLeft} ${after.fontFamily.split(',')[0]}`, right: parseFloat(after.marginRight) };
+      });
+      assert.match(related.content, /^"<http[^ ]+>"$/);
+      assert.equal(related.set, 'ltr isolate 0px Charter', 'a related essay\'s address: left to right, in the Latin face');
+      assert.ok(related.right > 0, 'spaced from the title on its side');
       assert.ok(Math.abs(ar.width - en.width) / en.width < 0.02, `the address is ${ar.width.toFixed(1)} px wide on the Arabic page, ${en.width.toFixed(1)} px on the English one`);
     });
   });
