@@ -60,7 +60,7 @@ export function resultsHtml({ lang, body, page, offset, href, searchHref }: Sear
     return [
       `<li lang="${l.html_lang}" dir="${l.dir}">`,
       `<h2><a href="${escapeHtml(sitePath(item.url))}">${escapeHtml(readerText(item.title, item.language))}</a></h2>`,
-      `<p class="meta"><time datetime="${escapeHtml(item.date)}">${escapeHtml(date)}</time>${item.translation?.automated ? ` ·\u00a0<span class="nowrap">${escapeHtml(m.translated)}</span>` : ''}</p>`,
+      `<p class="meta"><span class="byline"><span><time datetime="${escapeHtml(item.date)}">${escapeHtml(date)}</time></span>${item.translation?.automated ? ` <span>${escapeHtml(m.translated)}</span>` : ''}</span></p>`,
       `<p class="snippet">${markedSnippet(item.language, item.snippet, body.query)}</p>`,
       '</li>',
     ].join('');

@@ -58,6 +58,78 @@ function lineBreaks(chars: Drawn[], lineHeight: number): [Drawn, Drawn][] {
   return breaks;
 }
 
+/**
+ * A byline's lines as drawn: its visible characters (a "·" in the text, or one a stylesheet draws in a
+ * ::before or ::after) in visual order, left to right, per line; what the element's overflow clips is not
+ * drawn. And the items that must stay whole (white-space: nowrap) but span more than one line.
+ */
+async function bylineLines(page: Page, selector: string) {
+  return page.locator(selector).evaluateAll((elements) =>
+    elements.map((meta) => {
+      const boxes: { ch: string; left: number; right: number; top: number; bottom: number }[] = [];
+      // The part of the viewport where an element's content is drawn: its clipping ancestors' boxes.
+      const clipOf = (el: Element) => {
+        let [left, right] = [-Infinity, Infinity];
+        for (let at: Element | null = el; at; at = at.parentElement) {
+          if (at !== el && getComputedStyle(at).overflowX !== 'visible') {
+            const r = at.getBoundingClientRect();
+            [left, right] = [Math.max(left, r.left), Math.min(right, r.right)];
+          }
+        }
+        return { left, right };
+      };
+      const add = (ch: string, r: { left: number; right: number; top: number; bottom: number }, owner: Element) => {
+        const clip = clipOf(owner);
+        if (Math.min(r.right, clip.right) - Math.max(r.left, clip.left) > 1) boxes.push({ ch, left: r.left, right: r.right, top: r.top, bottom: r.bottom });
+      };
+      const walker = document.createTreeWalker(meta, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent!;
+        for (let i = 0; i < text.length; i++) {
+          if (text[i]!.trim() === '') continue;
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = [...range.getClientRects()].find((r) => r.width > 0);
+          if (rect) add(text[i]!, rect, node.parentElement!);
+        }
+      }
+      // Separators drawn by CSS: the box of a ::before at the start of its element's first fragment, of an ::after at the end of its last.
+      for (const el of [meta, ...meta.querySelectorAll('*')]) {
+        const rtl = getComputedStyle(el).direction === 'rtl';
+        for (const pseudo of ['::before', '::after'] as const) {
+          const style = getComputedStyle(el, pseudo);
+          if (!style.content.includes('·') || style.display === 'none') continue;
+          const rects = [...el.getClientRects()];
+          const fragment = pseudo === '::before' ? rects[0] : rects.at(-1);
+          if (!fragment) continue;
+          const width = parseFloat(style.width);
+          const marginStart = parseFloat(style.marginInlineStart) || 0;
+          const atLeft = (pseudo === '::before') !== rtl;
+          const left = atLeft ? fragment.left + (pseudo === '::before' ? marginStart : 0) : fragment.right - width - (pseudo === '::before' ? marginStart : 0);
+          add('·', { left, right: left + width, top: fragment.top, bottom: fragment.bottom }, el);
+        }
+      }
+      const lineHeight = parseFloat(getComputedStyle(meta).fontSize);
+      const lines: (typeof boxes)[] = [];
+      for (const box of boxes.sort((a, b) => a.top - b.top)) {
+        const line = lines.find((l) => Math.abs((l[0]!.top + l[0]!.bottom) / 2 - (box.top + box.bottom) / 2) < lineHeight / 2);
+        if (line) line.push(box);
+        else lines.push([box]);
+      }
+      const broken = [...meta.querySelectorAll('*')]
+        .filter((el) => getComputedStyle(el).whiteSpace === 'nowrap' && el.textContent!.trim() !== '')
+        .filter((el) => {
+          const r = document.createRange();
+          r.selectNodeContents(el);
+          return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round((x.top + x.bottom) / 2))).size > 1;
+        })
+        .map((el) => el.textContent!);
+      return { lines: lines.map((l) => l.sort((a, b) => a.left - b.left).map((b) => b.ch).join('')), broken };
+    }),
+  );
+}
+
 const HANGUL = /[\uac00-\ud7a3]/;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } };
 
@@ -83,8 +155,18 @@ describe('the reader\'s site as a typographer sees it, in Chromium', { skip: chr
         const printed = await page.evaluate(() => {
           const shown = (s: string) => [...document.querySelectorAll(s)].some((el) => el.getClientRects().length > 0);
           const main = document.querySelector('main')!.getBoundingClientRect();
-          // Every box's horizontal extent: the skip link moved 100vw "to the start" widened right-to-left pages.
-          const boxes = [...document.body.querySelectorAll('*')].map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0);
+          // Every box's horizontal extent as drawn (within the ancestors that clip it: a byline is shifted
+          // under its clip, reader-typography's "·" test): the skip link moved 100vw "to the start" widened right-to-left pages.
+          const drawn = (el: Element) => {
+            let { left, right } = el.getBoundingClientRect();
+            for (let at = el.parentElement; at; at = at.parentElement) {
+              if (getComputedStyle(at).overflowX === 'visible') continue;
+              const clip = at.getBoundingClientRect();
+              [left, right] = [Math.max(left, clip.left), Math.min(right, clip.right)];
+            }
+            return { left, right, width: right - left };
+          };
+          const boxes = [...document.body.querySelectorAll('*')].map(drawn).filter((r) => r.width > 0);
           return {
             chrome: ['.skip', 'header.site', 'footer.site', 'details.languages', 'nav', 'button'].filter(shown),
             ink: getComputedStyle(document.body).color,
@@ -189,20 +271,84 @@ describe('the reader\'s site as a typographer sees it, in Chromium', { skip: chr
     }
   });
 
-  test('no "·" ends a line of a byline, at any width', async () => {
+  test('print: a link\'s printed address is set as on a Latin page, left to right, spaced from the link\'s words on their side', async () => {
+    const href = 'https://en.wikipedia.org/wiki/Machine_translation';
+    // Wide enough that the address is on one line: the link's box is its words and then the address (its ::after).
+    await withPage({ viewport: { width: 3000, height: 900 } }, async (page) => {
+      const printed: Record<string, { width: number; content: string; direction: string; bidi: string; spacing: string[]; gapLeft: number; gapRight: number; rtl: boolean }> = {};
+      for (const path of ['/a-field-guide-to-translation', '/ar/a-field-guide-to-translation']) {
+        await page.goto(server.url + path);
+        await page.emulateMedia({ media: 'print' });
+        printed[path] = await page.locator(`article .body a[href="${href}"]`).first().evaluate((a) => {
+          const words = document.createRange();
+          words.selectNodeContents(a);
+          const box = [...a.getClientRects()];
+          const text = [...words.getClientRects()];
+          if (box.length !== 1 || text.length !== 1) throw new Error(`the link is on more than one line: ${box.length}, ${text.length}`);
+          const after = getComputedStyle(a, '::after');
+          return {
+            width: box[0]!.width - text[0]!.width,
+            content: after.content,
+            direction: after.direction,
+            bidi: after.unicodeBidi,
+            spacing: [after.letterSpacing, after.wordSpacing],
+            gapLeft: parseFloat(after.marginLeft),
+            gapRight: parseFloat(after.marginRight),
+            rtl: getComputedStyle(a).direction === 'rtl',
+          };
+        });
+      }
+      const [en, ar] = [printed['/a-field-guide-to-translation']!, printed['/ar/a-field-guide-to-translation']!];
+      assert.equal(ar.rtl, true);
+      for (const [path, p] of Object.entries(printed)) {
+        assert.match(p.content, /^"<https:\/\/en\.wikipedia\.org\/wiki\/Machine_translation>"$/, `${path}: the address alone, no space inside its isolate (it went to the far side in right-to-left text)`);
+        assert.equal(`${p.direction} ${p.bidi}`, 'ltr isolate', `${path}: the address reads left to right, isolated`);
+        assert.deepEqual(p.spacing, ['normal', '0px'], `${path}: no added spacing`);
+        // The space between the link's words and its address: a margin on the words' side.
+        assert.ok(p.rtl ? p.gapRight > 0 && p.gapLeft === 0 : p.gapLeft > 0 && p.gapRight === 0, `${path}: the gap on the side of the words: ${p.gapLeft} ${p.gapRight}`);
+      }
+      // The same address, the same width: the Latin face at the Latin size (the Arabic face's spaces, colons,
+      // full stops and digits are wider, and the Arabic body is set larger).
+      // The related essays' addresses likewise.
+      await page.goto(`${server.url}/ar/the-slow-web`);
+      await page.emulateMedia({ media: 'print' });
+      const related = await page.locator('section.related a[data-url]').first().evaluate((a) => {
+        const after = getComputedStyle(a, '::after');
+        return { content: after.content, set: `${after.direction} ${after.unicodeBidi} ${after.marginLeft} ${after.fontFamily.split(',')[0]}`, right: parseFloat(after.marginRight) };
+      });
+      assert.match(related.content, /^"<http[^ ]+>"$/);
+      assert.equal(related.set, 'ltr isolate 0px Charter', 'a related essay\'s address: left to right, in the Latin face');
+      assert.ok(related.right > 0, 'spaced from the title on its side');
+      assert.ok(Math.abs(ar.width - en.width) / en.width < 0.02, `the address is ${ar.width.toFixed(1)} px wide on the Arabic page, ${en.width.toFixed(1)} px on the English one`);
+    });
+  });
+
+  test('no visible "·" begins or ends a line of a byline, and no item breaks, at any width, in any direction', async () => {
     const c = await corpus('content');
-    for (const width of [320, 360, 390, 430]) {
-      await withPage({ viewport: { width, height: 800 } }, async (page) => {
-        for (const lang of ['en', 'ar', 'ja', 'ko', 'hi']) {
-          for (const post of c.availableIn(lang).slice(0, 3)) {
-            await page.goto(`${server.url}${lang === 'en' ? '' : `/${lang}`}/${post.slug}`);
-            const [meta] = await characterBoxes(page, 'article .meta');
-            const dangling = lineBreaks(meta!.chars.filter((ch) => ch.ch.trim() !== ''), meta!.lineHeight).filter(([before]) => before.ch === '·');
-            assert.deepEqual(dangling, [], `${width}px ${lang}/${post.slug}: a line ends with "·"`);
+    const paths = ['en', 'ar', 'ja', 'zh'].flatMap((lang) => {
+      const prefix = lang === 'en' ? '' : `/${lang}`;
+      return [...c.availableIn(lang).slice(0, 2).map((p) => `${prefix}/${p.slug}`), `${prefix}/`];
+    });
+    paths.push('/search?q=the', `/ar/search?q=${encodeURIComponent('الويب')}`);
+    let lines = 0;
+    await withPage({ viewport: { width: 1280, height: 800 } }, async (page) => {
+      for (const path of paths) {
+        await page.goto(server.url + path);
+        for (const width of [320, 360, 390, 430, 540, 768, 1024, 1280]) {
+          await page.setViewportSize({ width, height: 800 });
+          const bylines = await bylineLines(page, 'main .meta:not([id])');
+          assert.ok(bylines.length > 0, `${path}: a byline`);
+          for (const b of bylines) {
+            lines += b.lines.length;
+            for (const line of b.lines) {
+              assert.ok(!line.startsWith('·') && !line.endsWith('·'), `${width}px ${path}: a line of the byline begins or ends with "·": ${JSON.stringify(b.lines)}`);
+            }
+            assert.deepEqual(b.broken, [], `${width}px ${path}: an item of the byline is split across lines`);
           }
         }
-      });
-    }
+      }
+    });
+    assert.ok(lines > 0);
   });
 
   test('titles and descriptions carry no invisible bidi isolates (FSI/PDI): the page isolates with <bdi>', async () => {
