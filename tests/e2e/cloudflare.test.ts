@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
 import { liveManifest } from '../helpers/manifest.ts';
+import { WORKER_FIRST } from '../../src/pipeline/targets/cloudflare.ts';
 import { markedProcesses, MARK, markFor } from '../helpers/marked-processes.ts';
 import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 
@@ -26,7 +27,10 @@ describe('the Cloudflare Workers project', { skip }, () => {
     assert.ok(existsSync(join(OUT, c.main)), 'the worker entry resolves from the project');
     assert.deepEqual(c.compatibility_flags, ['nodejs_compat', 'enable_request_signal']);
     assert.match(c.compatibility_date, /^\d{4}-\d{2}-\d{2}$/);
-    assert.deepEqual(c.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: true, html_handling: 'none', not_found_handling: 'none' });
+    assert.deepEqual(c.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: WORKER_FIRST, html_handling: 'none', not_found_handling: 'none' });
+    // The worker runs first everywhere but on the files that are only ever static.
+    assert.equal(c.assets.run_worker_first[0], '/*');
+    for (const p of ['!/_astro/*', '!/media/*', '!/sandbox/media/*', '!/favicon.svg']) assert.ok(c.assets.run_worker_first.includes(p), p);
     assert.deepEqual(c.durable_objects.bindings, [
       { name: 'RATE_LIMITS', class_name: 'RateLimits' },
       { name: 'MCP_SESSIONS', class_name: 'McpSessions' },
@@ -77,6 +81,44 @@ describe('the Cloudflare Workers project', { skip }, () => {
       worker = await startServer({ RATE_LIMIT: '0' }, 'cloudflare');
     });
     after(() => worker?.stop());
+
+    test('an image, a stylesheet and an Astro asset are served by the assets without the worker, with the headers Node sends', async () => {
+      const manifest = await liveManifest();
+      const css = manifest.files.find((f) => f.file.startsWith('/_astro/') && f.file.endsWith('.css'))!.file;
+      const variant = manifest.files.find((f) => f.file.startsWith('/media/_v/'))!.file;
+      const paths = [css, '/media/tidal-energy/cover.jpg', variant, '/favicon.svg', '/sandbox/media/media-sample/tide.mp4'];
+      const node = await startServer({ RATE_LIMIT: '0' }, 'node');
+      try {
+        for (const path of paths) {
+          const [w, n] = await Promise.all([worker.url, node.url].map((base) => fetch(base + path, { headers: { 'accept-encoding': 'identity' } })));
+          await Promise.all([w!.arrayBuffer(), n!.arrayBuffer()]);
+          assert.equal(w!.status, 200, path);
+          // CF-Cache-Status is set by Workers' asset serving alone (its default headers): the worker never ran.
+          assert.ok(w!.headers.has('cf-cache-status'), `${path} is served by the assets`);
+          for (const h of ['cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'referrer-policy']) assert.equal(w!.headers.get(h), n!.headers.get(h), `${path}: ${h}`);
+          assert.equal(w!.headers.get('content-type')?.split(';')[0], n!.headers.get('content-type')?.split(';')[0], `${path}: content-type`);
+          assert.ok(w!.headers.get('etag'), `${path} has an ETag`);
+        }
+      } finally {
+        await node.stop();
+      }
+    });
+
+    test('a page URL still runs the worker and negotiates by Accept', async () => {
+      const html = await fetch(`${worker.url}/the-slow-web`, { headers: { accept: 'text/html' } });
+      const md = await fetch(`${worker.url}/the-slow-web`, { headers: { accept: 'text/markdown' } });
+      const json = await fetch(`${worker.url}/the-slow-web`, { headers: { accept: 'application/json' } });
+      assert.match(html.headers.get('content-type')!, /^text\/html/);
+      assert.match(md.headers.get('content-type')!, /^text\/markdown/);
+      assert.match(json.headers.get('content-type')!, /^application\/json/);
+      assert.match(await md.text(), /^---\n[\s\S]*\n# The Slow Web\n/);
+      assert.equal(await json.text(), await (await fetch(`${worker.url}/api/posts/the-slow-web`)).text(), 'the API envelope');
+      await html.arrayBuffer();
+      for (const r of [html, md, json]) {
+        assert.equal(r.headers.get('cf-cache-status'), null, 'answered by the worker');
+        assert.match(r.headers.get('vary')!, /Accept/);
+      }
+    });
 
     test('the private build files are never served', async () => {
       for (const path of ['/_folio/manifest.json', '/_folio/bundle/main/catalog.json', '/_folio/bundle/sandbox/search/en.index.bin', '/_headers', '/api/posts/index.json.br']) {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { get, startServer, TARGET, useServer, ONE_WINDOW } from '../helpers/server.ts';
 import { FRONT } from '../helpers/front.ts';
+import { staticOnly } from '../../src/pipeline/targets/cdn-routes.ts';
 
 const site = useServer();
 
@@ -49,7 +50,9 @@ describe('CORS', () => {
 
 describe('bearer tokens', () => {
   test('any bearer token is 401 with WWW-Authenticate, on every path', async () => {
-    for (const path of SAMPLE_PATHS) {
+    // On Workers the static-only files (media, Astro's assets) are served by the assets without
+    // the worker (run_worker_first), as Netlify's and Vercel's CDNs serve them: no 401 there.
+    for (const path of SAMPLE_PATHS.filter((p) => TARGET !== 'cloudflare' || !staticOnly(p))) {
       const r = await get(site.url, path, { headers: { authorization: 'Bearer abc.def' } });
       assert.equal(r.status, 401, path);
       assert.equal(typeof r.json.error, 'string');

@@ -109,6 +109,17 @@ export function computedPaths(manifest: Manifest): string[] {
   return [...new Set(paths)].sort();
 }
 
+/**
+ * The URLs that are only ever a static file, whatever the request: Astro's fingerprinted assets,
+ * the media (originals and their variants) and the files of public/. Nothing negotiates, reads a
+ * query or computes an answer there, so a host may serve them without running any code (`/*` a
+ * folder, else one path).
+ */
+export const STATIC_ONLY = ['/_astro/*', '/media/*', '/sandbox/media/*', '/favicon.svg', '/favicon.ico', '/logo.png'];
+
+/** Whether a URL path is one of STATIC_ONLY's. */
+export const staticOnly = (path: string) => STATIC_ONLY.some((p) => (p.endsWith('/*') ? path.startsWith(p.slice(0, -1)) : path === p));
+
 /** The API prefixes whose unknown paths get the function's JSON 404 (src: functions/routes.ts `isApiPath`). */
 export const API_PREFIXES = roots.flatMap((base) => [`${base}/api`, `${base}/mcp`]);
 

@@ -6,6 +6,9 @@ import { clientFiles, folderFiles, readManifest, selfContained } from '../../art
 import { inboxSchema } from '../../contact/inbox.ts';
 import type { BuildLayout } from '../../artefact/roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
+import type { Manifest } from '../../artefact/manifest.ts';
+import { headerBlock, POLICY_BLOCK } from '../publish/host-files.ts';
+import { STATIC_ONLY, staticOnly } from './cdn-routes.ts';
 
 /** Cloudflare's published limits (developers.cloudflare.com/workers/platform/limits). */
 export const WORKERS_LIMITS = {
@@ -20,6 +23,50 @@ export const D1_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 /** The compatibility date the worker is written for (workerd of the pinned wrangler supports it). */
 export const COMPATIBILITY_DATE = '2026-10-20';
 
+/** `run_worker_first`: every path, less (Cloudflare's `!` patterns) those that are only ever a static file. */
+export const WORKER_FIRST = ['/*', ...STATIC_ONLY.map((p) => `!${p}`)];
+
+/** The folder pattern of a file (`/media/_v/*`). */
+const folderOf = (file: string) => `${file.slice(0, file.lastIndexOf('/'))}/*`;
+
+/**
+ * The assets' `_headers`, for the files the assets serve without the worker: the headers every
+ * answer carries, and the `Cache-Control` Node sends for each file, by pattern: each static-only
+ * pattern's value for most of its folders, then a folder whose files all differ from it (the image variants,
+ * immutable) with its own, replacing it (`! cache-control`: Cloudflare joins the values of two
+ * matching blocks), and a file that fits neither by its path. A handful of blocks at any corpus size.
+ */
+export function cloudflareHeaders(manifest: Manifest): string {
+  const blocks = [POLICY_BLOCK()];
+  const cache = (pattern: string, value: string, replace = false) => blocks.push(headerBlock(pattern, { 'cache-control': value }, replace ? ['cache-control'] : []));
+  // The assets answer any other method 405; Allow says what they serve, as Node's 405 does.
+  const pattern = (at: string, value: string) => blocks.push(headerBlock(at, { allow: 'GET, HEAD', 'cache-control': value }));
+  for (const at of STATIC_ONLY) {
+    const files = manifest.files.filter((f) => staticOnly(f.file) && (at.endsWith('/*') ? f.file.startsWith(at.slice(0, -1)) : f.file === at));
+    if (!files.length) continue;
+    const folders = new Map<string, Set<string>>();
+    for (const f of files) if (f.file !== at) folders.set(folderOf(f.file), (folders.get(folderOf(f.file)) ?? new Set()).add(f.cacheControl));
+    // The value of the most folders (not files: one post's variants outnumber its originals), so
+    // the exceptions are the fewest folders.
+    const counts = new Map<string, number>();
+    for (const f of files) counts.set(f.cacheControl, 0);
+    for (const values of folders.values()) for (const v of values) counts.set(v, counts.get(v)! + 1);
+    const common = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    pattern(at, common);
+    const others = files.filter((f) => f.cacheControl !== common);
+    const done = new Set<string>();
+    for (const f of others) {
+      const folder = folderOf(f.file);
+      const values = folders.get(folder)!;
+      if (values.size === 1 && folder !== at) {
+        if (!done.has(folder)) cache(folder, f.cacheControl, true);
+        done.add(folder);
+      } else cache(f.file, f.cacheControl, true);
+    }
+  }
+  return `${blocks.join('\n')}\n`;
+}
+
 /** The Workers project: the worker, its bindings, and the assets it reads through ASSETS. */
 export function wranglerConfig(outDir: string): object {
   const worker = relative(outDir, resolve('src/hosts/cloudflare/worker.ts')).split(sep).join('/');
@@ -33,9 +80,11 @@ export function wranglerConfig(outDir: string): object {
     assets: {
       directory: 'assets',
       binding: 'ASSETS',
-      // Every request reaches the worker first: it negotiates, reads query strings, applies the
-      // policies, and never serves the private build files under /_folio.
-      run_worker_first: true,
+      // The worker runs first everywhere but on the static-only files: it negotiates pages by
+      // Accept (Workers' own routing matches paths only), reads query strings, applies the policies
+      // and never serves the private build files under /_folio. The static-only files are served by
+      // the assets without it, their headers from the assets' _headers (cloudflareHeaders).
+      run_worker_first: WORKER_FIRST,
       html_handling: 'none',
       not_found_handling: 'none',
     },
@@ -71,10 +120,12 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   await rm(outDir, { recursive: true, force: true });
   const assets = join(outDir, 'assets');
   const manifest = await readManifest(layout);
-  const client = await mirror(clientFiles(layout, manifest), assets);
+  // The build's `_headers` is replaced by the Workers one (written, not linked: mirror hard-links).
+  const client = await mirror(clientFiles(layout, manifest), assets, (rel) => rel === '_headers');
+  await writeFile(join(assets, '_headers'), cloudflareHeaders(manifest));
   await mkdir(join(assets, PRIVATE_PREFIX), { recursive: true });
   await writeFile(join(assets, PRIVATE_PREFIX, 'manifest.json'), JSON.stringify(selfContained(manifest)));
-  let files = client.files + 1;
+  let files = client.files + 2;
   let largest = client.largest;
   for (const root of roots) {
     // Media are published with the pages already; the worker needs catalog, bodies and search.

@@ -6,6 +6,7 @@ import type { BuildLayout } from '../../artefact/roots.ts';
 import { folderBytes, mirror } from './files.ts';
 import { clientFiles, folderFiles, readManifest, selfContained } from '../../artefact/client-files.ts';
 import type { Manifest } from '../../artefact/manifest.ts';
+import { staticOnly } from './cdn-routes.ts';
 
 /**
  * A serverless Node entry as one ES module (its dependencies inside), for hosts that run what
@@ -62,4 +63,4 @@ export function searchPagesOnly(manifest: Manifest): (rel: string) => boolean {
 }
 
 /** What the CDN serves without the function: fingerprinted assets, media, the favicons and the headers file. */
-export const CDN_ASSETS = (rel: string) => /^(_astro\/|media\/|sandbox\/media\/|favicon\.(?:svg|ico)$|_headers$)/.test(rel);
+export const CDN_ASSETS = (rel: string) => rel === '_headers' || staticOnly(`/${rel.split(sep).join('/')}`);
