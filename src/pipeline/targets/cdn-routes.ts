@@ -115,7 +115,9 @@ export function computedPaths(manifest: Manifest): string[] {
  * query or computes an answer there, so a host may serve them without running any code (`/*` a
  * folder, else one path).
  */
-export const STATIC_ONLY = ['/_astro/*', '/media/*', '/sandbox/media/*', '/favicon.svg', '/favicon.ico', '/logo.png'];
+// Not /favicon.ico: the assets would send it as image/vnd.microsoft.icon, Node's answer is image/x-icon
+// (browsers ask for it whatever the page links; the pages link /favicon.svg).
+export const STATIC_ONLY = ['/_astro/*', '/media/*', '/sandbox/media/*', '/favicon.svg', '/logo.png'];
 
 /** Whether a URL path is one of STATIC_ONLY's. */
 export const staticOnly = (path: string) => STATIC_ONLY.some((p) => (p.endsWith('/*') ? path.startsWith(p.slice(0, -1)) : path === p));
