@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from '../../fs/process-alive.ts';
 
 /**
  * What a build's folder says of it, for the pruning of dist/builds: which process is making it (until
@@ -12,15 +13,7 @@ export const markRunning = (dir: string) => writeFile(join(dir, RUNNING_FILE), S
 
 /** Whether the process that makes the build in `dir` is alive (a killed build's is not). */
 export async function isRunning(dir: string): Promise<boolean> {
-  const pid = Number(await readFile(join(dir, RUNNING_FILE), 'utf8').catch(() => ''));
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // Alive, but another user's.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(Number(await readFile(join(dir, RUNNING_FILE), 'utf8').catch(() => '')));
 }
 
 /** Done running: the build is live from `at` on (its pid no longer names it, so a reused pid cannot keep it). */

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, isAbsolute } from 'node:path';
+import { processAlive } from '../../fs/process-alive.ts';
 
 /**
  * Astro renders the pages of a build whose folder is outside the project through the project's own
@@ -11,15 +12,6 @@ import { join, relative, resolve, isAbsolute } from 'node:path';
 // Beside `.astro/`, not in it: Astro cleans its own folder when a build ends.
 const LOCK = '.folio-render-lock';
 const POLL_MS = 250;
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** Whether Astro renders `outDir` through the project's `.astro/` (a folder outside the working directory). */
 export const rendersThroughProject = (outDir: string) => {
@@ -40,7 +32,7 @@ export async function withRenderLock<T>(render: () => Promise<T>, waitMs = 30 * 
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
       // A lock without its pid yet is being taken: wait for it like a live one.
-      if (holder && !alive(holder)) await rm(lock, { recursive: true, force: true });
+      if (holder && !processAlive(holder)) await rm(lock, { recursive: true, force: true });
       else if (Date.now() > until) throw new Error(`another build of this project has been rendering for ${waitMs / 60_000} min (process ${holder || 'unknown'}, ${LOCK})`);
       else await new Promise((r) => setTimeout(r, POLL_MS));
     }
