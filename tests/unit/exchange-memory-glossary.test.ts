@@ -2,34 +2,15 @@
 // the real command on a copy of the demo content: export then import unchanged writes nothing; an edited term is taken.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGlossary } from '../../src/translate/glossary.ts';
+import { DEADLINE_MS, translations } from '../helpers/translations-command.ts';
 
-/** Each command loads every post: generous on a loaded 2-core machine. */
-const DEADLINE_MS = 60_000;
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
 
-function translations(root: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/translations.ts', ...args, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`translations ${args.join(' ')}: no answer in ${DEADLINE_MS} ms`));
-    }, DEADLINE_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('TMX, TBX and CSV exchange', () => {
   let root: string;

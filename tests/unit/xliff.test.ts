@@ -3,7 +3,7 @@
 // export refused; every file valid against the OASIS XLIFF 2 core schema (xmllint) and read by the `xliff` library.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,29 +12,10 @@ import { MEMORY_FILE, TranslationMemory } from '../../src/translate/memory.ts';
 import { englishSegments, journalWrite } from '../../src/translate/translate-post.ts';
 import { documentText } from '../../src/translate/segments.ts';
 import matter from 'gray-matter';
+import { DEADLINE_MS, translations } from '../helpers/translations-command.ts';
 
 const SCHEMA = 'tests/fixtures/xliff-2.1/xliff_core_2.0.xsd';
-/** Each command loads every post: generous on a loaded 2-core machine. */
-const DEADLINE_MS = 60_000;
 
-function translations(root: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/translations.ts', ...args, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`translations ${args.join(' ')}: no answer in ${DEADLINE_MS} ms`));
-    }, DEADLINE_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
 
