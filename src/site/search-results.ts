@@ -41,6 +41,10 @@ export function markedSnippet(lang: string, snippet: string, query: string): str
   return out + escapeHtml(snippet.slice(at));
 }
 
+/** The query's words a result lacks, struck through as search engines show them (results with every word rank first). */
+const missingHtml = (m: ReturnType<typeof messages>, words: readonly string[]) =>
+  words.length === 0 ? '' : `<p class="meta missing">${fillHtml(m.missingWords, { words: words.map((w) => `<s><bdi>${escapeHtml(w)}</bdi></s>`).join(', ') })}</p>`;
+
 const region = (status: string, rest = '') => `<div id="search-region"><p class="meta" id="search-status" role="status">${status}</p>${rest}</div>`;
 
 /** A request the search refused (a query too long, a bad page): its message in the status line. */
@@ -62,6 +66,7 @@ export function resultsHtml({ lang, body, page, offset, href, searchHref }: Sear
       `<h2><a href="${escapeHtml(sitePath(item.url))}">${escapeHtml(readerText(item.title, item.language))}</a></h2>`,
       `<p class="meta"><span class="byline"><span><time datetime="${escapeHtml(item.date)}">${escapeHtml(date)}</time></span>${item.translation?.automated ? ` <span>${escapeHtml(m.translated)}</span>` : ''}</span></p>`,
       `<p class="snippet">${markedSnippet(item.language, item.snippet, body.query)}</p>`,
+      missingHtml(m, item.missing_words),
       '</li>',
     ].join('');
   });

@@ -334,6 +334,17 @@ describe('a word the essays lack (issue 39)', () => {
     assert.deepEqual((both.json.data as Hit[])[0], { ...both.json.data[0], slug: 'walking-the-city', missing_words: [] }, 'the essay with both words first');
     assert.ok((both.json.data as Hit[]).slice(1).every((d) => d.missing_words.length === 1));
   });
+
+  test('the search page names, under each result, the words it lacks (struck through), in the page\'s language', async () => {
+    const page = await get(site.url, '/search?q=sourdough%20recipe%20tips');
+    const items = [...page.text.matchAll(/<li [^>]*>(.*?)<\/li>/g)].map((m) => m[1]!);
+    assert.ok(items.length > 0, 'results');
+    assert.match(items[0]!, /<p class="meta missing">Missing: <s><bdi>tips<\/bdi><\/s><\/p>/);
+    const full = await get(site.url, '/search?q=walk');
+    assert.doesNotMatch(full.text, /class="meta missing"/, 'a result holding every word names none');
+    const de = await get(site.url, '/de/search?q=Sauerteig%20Rezept%20Tipps');
+    assert.match(de.text, /<p class="meta missing">Fehlt: <s><bdi>tipps<\/bdi><\/s><\/p>/);
+  });
 });
 
 describe('Chinese and Japanese: folding, kana slips and unknown compounds (issue 39)', () => {
