@@ -7,12 +7,12 @@
 // `import FILE.tbx|.csv` a glossary (src/translate/exchange/).
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
 import { writeFile } from 'node:fs/promises';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
 import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
 import { segmentTexts } from '../src/translate/translate-post.ts';
+import { gitUserName, reviewDate } from '../src/translate/reviewer.ts';
 import { loadGlossary } from '../src/translate/glossary.ts';
 import { documentText } from '../src/translate/segments.ts';
 import { ExchangeError } from '../src/translate/exchange/xliff.ts';
@@ -143,13 +143,7 @@ const postNamed = (posts: Translatable[], root: string, slug: string | undefined
 
 /** The reviewer: --by NAME, else the git user.name of the content's repository. */
 function reviewer(root: string, by: string | undefined): string {
-  const name = by ?? (() => {
-    try {
-      return execFileSync('git', ['config', 'user.name'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    } catch {
-      return '';
-    }
-  })();
+  const name = by ?? gitUserName(root);
   if (!name.trim()) throw new UsageError('who reviewed it? name the reviewer with --by NAME (or set git config user.name)');
   return name.trim();
 }
@@ -195,7 +189,7 @@ try {
         const refusal = verifyRefusal(post, lang);
         if (refusal) throw new Error(refusal);
       }
-      const review = { by: reviewer(root, values.by), at: new Date().toISOString().slice(0, 10) };
+      const review = { by: reviewer(root, values.by), at: reviewDate() };
       for (const lang of chosen) console.log(`verified ${await verify(post, lang, review)} (by ${review.by}, ${review.at})`);
     }
   } else if (command === 'export') {
