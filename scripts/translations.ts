@@ -10,17 +10,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
-import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
-import { segmentTexts } from '../src/translate/translate-post.ts';
 import { gitUserName, reviewDate } from '../src/translate/reviewer.ts';
 import { loadGlossary } from '../src/translate/glossary.ts';
-import { documentText } from '../src/translate/segments.ts';
 import { ExchangeError } from '../src/translate/exchange/xliff.ts';
 import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts';
 import { exportTmx } from '../src/translate/exchange/tmx.ts';
 import { fromCsv, fromTbx, glossaryLists, importGlossary, toCsv, toTbx } from '../src/translate/exchange/glossary-files.ts';
 import { readFile } from 'node:fs/promises';
-import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify, verifyRefusal } from '../src/translate/translation-status.ts';
+import { loadAll, loadPages, stamp, status, termNameGaps, translationMarks, verify, verifyRefusal } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
@@ -84,22 +81,16 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
   const name = (p: Translatable) => (posts.includes(p as PostSource) ? p.slug : `${p.slug} (page)`);
   const available: Record<string, number> = {};
   const glossary = await loadGlossary(root);
-  const protect = glossary?.protect;
   const rows: [string, string[]][] = [];
   for (const p of all) {
-    const states = status(p).states;
-    // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
-    const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
-    const sources = p.english.format === 'md' ? segmentTexts(documentText(p.english, p.english.body), { protect }) : [];
+    const marks = await translationMarks(p, glossary);
     const mark = (c: string) => {
+      const { state, review, changed } = marks[c]!;
       // Written with another glossary, or from segments the English no longer has: `translate` makes it again, so it is not counted available here either.
-      const state = translateState(states[c]!, memory, c, sources, glossary);
       if (state === 'glossary') return MARK.glossary;
       // A person's text kept under a changed English: published as stale until reviewed.
-      const review = p.translations.find((t) => t.lang === c)?.needs_review.length ?? 0;
       if (state === 'available' && review) return `review ${review}`;
       if (state === 'available') available[c] = (available[c] ?? 0) + 1;
-      const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
       return changed === undefined ? MARK[state] : `stale ${changed}`;
     };
     rows.push([name(p), TRANSLATED_CODES.map(mark)]);

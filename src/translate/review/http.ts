@@ -100,7 +100,7 @@ export function reviewRoutes(options: { token: string; contentDir: string }): Re
       if (path === REVIEW_PREFIX) return send(res, 308, 'text/plain; charset=utf-8', '', { location: `${REVIEW_PREFIX}/` });
       if (method !== 'GET' && method !== 'HEAD') return refuse(res, 405, `${method} is not allowed here`, { allow: 'GET, HEAD' });
       const all = [...(await loadAll(contentDir)).map((source) => ({ source, kind: 'post' as const })), ...(await loadPages(contentDir)).map((source) => ({ source, kind: 'page' as const }))];
-      return send(res, 200, 'text/html; charset=utf-8', indexPage(reviewIndex(all)));
+      return send(res, 200, 'text/html; charset=utf-8', indexPage(await reviewIndex(contentDir, all)));
     }
     if (rest.length === 1 && ASSETS[rest[0]!]) {
       const a = ASSETS[rest[0]!]!;

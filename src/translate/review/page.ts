@@ -29,15 +29,15 @@ export const STATE_LABEL: Record<SegmentState, string> = {
   person: '✓ Approved: a person’s',
 };
 
-const STATE_TEXT: Record<string, string> = { available: 'available', stale: 'stale', missing: 'missing', unstamped: 'unstamped' };
-
 export function indexPage(rows: readonly IndexRow[]): string {
   const langs = rows[0]?.languages.map((l) => l.lang) ?? [];
   const cell = (row: IndexRow, l: IndexRow['languages'][number]) => {
     const name = language(l.lang).name;
     if (l.state === 'missing') return `<td class="missing"><span aria-label="${escapeHtml(name)}: missing">·</span></td>`;
-    const text = [l.verified ? 'verified' : STATE_TEXT[l.state] ?? l.state, ...(l.review ? [`review ${l.review}`] : [])].join(', ');
-    return `<td class="${l.verified ? 'verified' : escapeHtml(l.state)}"><a href="/_review/${row.slug}/${l.lang}" aria-label="${escapeHtml(`${row.title}, ${name}: ${text}`)}">${escapeHtml(text)}</a></td>`;
+    // The words of `translations status`, and whether a person verified it.
+    const state = l.changed !== undefined ? `stale ${l.changed}` : l.review ? `review ${l.review}` : l.state;
+    const text = l.verified ? `${state}, verified` : state;
+    return `<td class="${escapeHtml(l.state)}${l.verified ? ' verified' : ''}"><a href="/_review/${row.slug}/${l.lang}" aria-label="${escapeHtml(`${row.title}, ${name}: ${text}`)}">${escapeHtml(text)}</a></td>`;
   };
   return `${head('Translations')}<header>
 <h1>Review translations</h1>

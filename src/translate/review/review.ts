@@ -13,7 +13,7 @@ import { CHANGED, MEMORY_FILE, PERSON, REVIEW, TranslationMemory, fileChecksum }
 import { documentText, segmentDocument } from '../segments.ts';
 import { pairedEnglish, reviewPlace, segmentTexts } from '../translate-post.ts';
 import { translationFile } from '../translation-file.ts';
-import { status, verifyRefusal } from '../translation-status.ts';
+import { translationMarks, verifyRefusal, type TranslationMark } from '../translation-status.ts';
 
 /**
  * The review of one translation, segment by segment (the review page of `npm run dev`): the
@@ -235,19 +235,22 @@ export interface IndexRow {
   slug: string;
   kind: 'post' | 'page';
   title: string;
-  /** Per translated language: its state, whether a person verified it, and whether text awaits review. */
-  languages: { lang: string; state: string; verified: boolean; review: number }[];
+  /** Per translated language: its mark as `translations status` shows it, and whether a person verified it. */
+  languages: (TranslationMark & { lang: string; verified: boolean })[];
 }
 
-/** Every post and page with the state of each translation (the review index). */
-export function reviewIndex(all: readonly { source: Translatable; kind: 'post' | 'page' }[]): IndexRow[] {
-  return all.map(({ source, kind }) => ({
-    slug: source.slug,
-    kind,
-    title: source.english.title,
-    languages: TRANSLATED_CODES.map((lang) => {
-      const t = source.translations.find((x) => x.lang === lang);
-      return { lang, state: status(source).states[lang]!, verified: t?.verified ?? false, review: t?.needs_review.length ?? 0 };
+/** Every post and page with each translation's state (the review index), as `translations status` reads them. */
+export async function reviewIndex(contentDir: string, all: readonly { source: Translatable; kind: 'post' | 'page' }[]): Promise<IndexRow[]> {
+  const glossary = await loadGlossary(contentDir);
+  return Promise.all(
+    all.map(async ({ source, kind }) => {
+      const marks = await translationMarks(source, glossary);
+      return {
+        slug: source.slug,
+        kind,
+        title: source.english.title,
+        languages: TRANSLATED_CODES.map((lang) => ({ lang, ...marks[lang]!, verified: source.translations.find((x) => x.lang === lang)?.verified ?? false })),
+      };
     }),
-  }));
+  );
 }
