@@ -3,7 +3,9 @@
 // localhost unless --host says otherwise), and rebuild on every
 // change to the content or the templates. A good build goes live through the same atomic swap and
 // open pages reload when their own bytes changed; a content error is printed here and shown on
-// the open pages, while the last good build keeps serving.
+// the open pages, while the last good build keeps serving. The same server answers /_review/, the
+// translation review pages (src/translate/review/), to this machine only, with this session's token.
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { watch } from 'chokidar';
@@ -32,7 +34,8 @@ const send = (event: string, data: string) => {
 };
 await new Promise<void>((r) => events.listen(0, '127.0.0.1', r));
 const eventsUrl = `http://127.0.0.1:${(events.address() as { port: number }).port}/events`;
-const env = { ...process.env, FOLIO_DEV_EVENTS: eventsUrl, WORKERS: process.env.WORKERS ?? '1', HOST: devHost(process.argv.slice(2), process.env.HOST) };
+// One token a session: the review pages carry it and their saves must send it back (no other site can read it).
+const env = { ...process.env, FOLIO_REVIEW_TOKEN: randomBytes(24).toString('base64url'), FOLIO_DEV_EVENTS: eventsUrl, WORKERS: process.env.WORKERS ?? '1', HOST: devHost(process.argv.slice(2), process.env.HOST) };
 
 let server: ChildProcess | undefined;
 let building: Promise<void> | undefined;
@@ -69,6 +72,8 @@ function startServer() {
     process.stdout.write(c);
     // The server took the new build: the pages may look again.
     if (/now serving build /.test(c.toString())) send('reload', '');
+    const listening = /listening on (http:\/\/\S+)/.exec(c.toString());
+    if (listening) console.log(`dev: review translations at ${listening[1]}/_review/ (this machine only)`);
   });
   server.on('exit', (code) => {
     if (code !== 0 && code !== null) process.exit(code);

@@ -7,20 +7,17 @@
 // `import FILE.tbx|.csv` a glossary (src/translate/exchange/).
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
 import { writeFile } from 'node:fs/promises';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TRANSLATED_CODES } from '../src/core/languages.ts';
-import { MEMORY_FILE, TranslationMemory } from '../src/translate/memory.ts';
-import { segmentTexts } from '../src/translate/translate-post.ts';
+import { gitUserName, reviewDate } from '../src/translate/reviewer.ts';
 import { loadGlossary } from '../src/translate/glossary.ts';
-import { documentText } from '../src/translate/segments.ts';
 import { ExchangeError } from '../src/translate/exchange/xliff.ts';
 import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts';
 import { exportTmx } from '../src/translate/exchange/tmx.ts';
 import { fromCsv, fromTbx, glossaryLists, importGlossary, toCsv, toTbx } from '../src/translate/exchange/glossary-files.ts';
 import { readFile } from 'node:fs/promises';
-import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify, verifyRefusal } from '../src/translate/translation-status.ts';
+import { loadAll, loadPages, stamp, status, termNameGaps, translationMarks, verify, verifyRefusal } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
@@ -84,22 +81,16 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
   const name = (p: Translatable) => (posts.includes(p as PostSource) ? p.slug : `${p.slug} (page)`);
   const available: Record<string, number> = {};
   const glossary = await loadGlossary(root);
-  const protect = glossary?.protect;
   const rows: [string, string[]][] = [];
   for (const p of all) {
-    const states = status(p).states;
-    // A stale translation Folio wrote says how many of its segments the English changed (what a new run sends).
-    const memory = await TranslationMemory.open(join(p.dir, MEMORY_FILE));
-    const sources = p.english.format === 'md' ? segmentTexts(documentText(p.english, p.english.body), { protect }) : [];
+    const marks = await translationMarks(p, glossary);
     const mark = (c: string) => {
+      const { state, review, changed } = marks[c]!;
       // Written with another glossary, or from segments the English no longer has: `translate` makes it again, so it is not counted available here either.
-      const state = translateState(states[c]!, memory, c, sources, glossary);
       if (state === 'glossary') return MARK.glossary;
       // A person's text kept under a changed English: published as stale until reviewed.
-      const review = p.translations.find((t) => t.lang === c)?.needs_review.length ?? 0;
       if (state === 'available' && review) return `review ${review}`;
       if (state === 'available') available[c] = (available[c] ?? 0) + 1;
-      const changed = state === 'stale' ? memory.staleCount(c, sources) : undefined;
       return changed === undefined ? MARK[state] : `stale ${changed}`;
     };
     rows.push([name(p), TRANSLATED_CODES.map(mark)]);
@@ -143,13 +134,7 @@ const postNamed = (posts: Translatable[], root: string, slug: string | undefined
 
 /** The reviewer: --by NAME, else the git user.name of the content's repository. */
 function reviewer(root: string, by: string | undefined): string {
-  const name = by ?? (() => {
-    try {
-      return execFileSync('git', ['config', 'user.name'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    } catch {
-      return '';
-    }
-  })();
+  const name = by ?? gitUserName(root);
   if (!name.trim()) throw new UsageError('who reviewed it? name the reviewer with --by NAME (or set git config user.name)');
   return name.trim();
 }
@@ -195,7 +180,7 @@ try {
         const refusal = verifyRefusal(post, lang);
         if (refusal) throw new Error(refusal);
       }
-      const review = { by: reviewer(root, values.by), at: new Date().toISOString().slice(0, 10) };
+      const review = { by: reviewer(root, values.by), at: reviewDate() };
       for (const lang of chosen) console.log(`verified ${await verify(post, lang, review)} (by ${review.by}, ${review.at})`);
     }
   } else if (command === 'export') {

@@ -40,6 +40,8 @@ export type WrittenSegment = [string, string, string?];
 /** Who wrote a segment of a file: an engine (`<provider>:<version>`), a person, or a person's text whose English changed. */
 export const PERSON = 'person';
 export const REVIEW = 'review';
+/** A segment's text made for an earlier English of it (authorsOf): the English changed since it was written. */
+export const CHANGED = 'changed';
 
 export const fileChecksum = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -212,6 +214,56 @@ export class TranslationMemory {
       approved++;
     }
     return approved;
+  }
+
+  /**
+   * Who wrote each segment of a language's file, read against the current English (`sources`) and
+   * the file as it is now (`texts`, lined up with them): `changed` (made for an earlier English of
+   * the segment), `review` (a person's text carried to a changed English), `person` (written,
+   * edited or approved by one), an engine's `<provider>:<version>`, or undefined where Folio keeps
+   * no record of the file.
+   */
+  authorsOf(lang: string, sources: readonly string[], texts: readonly string[]): (string | undefined)[] {
+    const record = this.data.written[lang];
+    const lined = record?.length === sources.length ? record : undefined;
+    return sources.map((source, i) => {
+      const e = this.data.segments[segmentKey(source)]?.[lang];
+      const w = lined?.[i];
+      if (!w) return e?.human !== undefined && e.human === texts[i] ? (e.review ? REVIEW : PERSON) : undefined;
+      if (w[0] !== segmentKey(source)) return CHANGED;
+      // Edited in the file since Folio wrote it: a person's, as recordHumanEdits takes it.
+      if (w[1] !== texts[i]) return PERSON;
+      return w[2] ?? (e?.human === w[1] ? PERSON : undefined);
+    });
+  }
+
+  /**
+   * A person approved segments of a language's file against the current English (the review
+   * page): each of `approved` becomes theirs for its English `sources[i]`, with the file's text
+   * `texts[i]` (no longer awaiting review). The record follows the file: other segments keep their
+   * authors, and a file Folio kept no record of gets one, its other segments credited to
+   * `unrecorded` (the engine its front matter names, or `person`). `texts` line up with `sources`.
+   */
+  approve(lang: string, sources: readonly string[], texts: readonly string[], approved: readonly number[], unrecorded: string): void {
+    const record = this.data.written[lang];
+    const lined = record?.length === sources.length ? record : undefined;
+    const authors = this.authorsOf(lang, sources, texts);
+    const next: WrittenSegment[] = sources.map((source, i) => {
+      const w = lined?.[i];
+      if (w && authors[i] === PERSON && w[1] !== texts[i]) {
+        // A hand edit made since: kept as the person's under the English it was made for.
+        ((this.data.segments[w[0]] ??= {})[lang] ??= {}).human = texts[i]!;
+        return [w[0], texts[i]!, PERSON];
+      }
+      return w ?? [segmentKey(source), texts[i]!, authors[i] ?? unrecorded];
+    });
+    for (const i of approved) {
+      const e = this.entry(sources[i]!, lang);
+      e.human = texts[i]!;
+      delete e.review;
+      next[i] = [segmentKey(sources[i]!), texts[i]!, PERSON];
+    }
+    this.data.written[lang] = next;
   }
 
   /** Where a language's file holds a person's text whose English changed since: indexes into what it was written from. */

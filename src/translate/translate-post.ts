@@ -86,7 +86,7 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
     const problem = doc.problem(i, hit.text);
     if (problem === undefined) {
       // Named by the English's place (the line in en.md): the reviewer reads the new English there.
-      if (hit.review) outcome.review.push(`${doc.segments[i]!.where} of en.md`);
+      if (hit.review) outcome.review.push(reviewPlace(doc.segments[i]!.where));
       return hit.text;
     }
     unfit.add(i);
@@ -148,6 +148,9 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
   return outcome;
 }
 
+/** How `needs_review` names a segment: by the English's place (`paragraph at line 37 of en.md`), where the reviewer reads the new English. */
+export const reviewPlace = (where: string) => `${where} of en.md`;
+
 /** A document's segments as sent: with the glossary's protected terms as placeholders, as the memory keys them. */
 export const segmentTexts = (doc: DocumentText, options?: SegmentOptions) => segmentDocument(doc, options).segments.map((s) => s.text);
 
@@ -171,11 +174,13 @@ export function journalWrite(memory: TranslationMemory, lang: string, fileText: 
  * so the rest still lines up; `translate` then sends only that one.
  */
 export function adoptTranslation(memory: TranslationMemory, lang: string, english: DocumentText, translation: DocumentText, glossary: Glossary | undefined): boolean {
-  const paired: DocumentText = {
-    ...english,
-    summary: translation.summary === undefined ? undefined : english.summary,
-    featuredImageAlt: translation.featuredImageAlt === undefined ? undefined : english.featuredImageAlt,
-  };
   const options = { protect: glossary?.protect };
-  return memory.adopt(lang, segmentTexts(paired, options), segmentTexts(translation, options), writtenRecord(glossary));
+  return memory.adopt(lang, segmentTexts(pairedEnglish(english, translation), options), segmentTexts(translation, options), writtenRecord(glossary));
 }
+
+/** The English without the summary or cover alt text a translation lacks, so the rest of the two line up segment by segment. */
+export const pairedEnglish = (english: DocumentText, translation: DocumentText): DocumentText => ({
+  ...english,
+  summary: translation.summary === undefined ? undefined : english.summary,
+  featuredImageAlt: translation.featuredImageAlt === undefined ? undefined : english.featuredImageAlt,
+});

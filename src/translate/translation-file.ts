@@ -8,13 +8,18 @@ export interface TranslationMeta {
   /** False for a person's work; true (the default) for an engine's. */
   automated?: boolean;
   modified?: string;
+  /** Left out of published builds (kept as the file said). */
+  draft?: boolean;
   /** Where the file keeps a person's text whose English changed since (TranslationMemory.carryOver): `needs_review`, and the API reports it stale. */
   needsReview?: readonly string[];
+  /** A person's review (the review page): who and when, and whether every segment is approved (`verified`). */
+  review?: { by: string; at: string; verified: boolean };
 }
 
 /**
  * A translation file as Folio writes it: the translated title, summary and cover alt text, the engine that made it
- * (`<id>:<version>`), `automated: true`, `verified: false` until a person runs `translations verify`,
+ * (`<id>:<version>`), `automated: true`, `verified: false` until a person runs `translations verify` or
+ * approves every segment on the review page (which records `verified_by` and `verified_at` too),
  * the English source it was made from, and `needs_review`: the segments where a person's text is
  * kept although the English under it changed.
  */
@@ -24,9 +29,11 @@ export function translationFile(doc: DocumentText, meta: TranslationMeta): strin
     ...(doc.summary === undefined ? {} : { summary: doc.summary }),
     ...(doc.featuredImageAlt === undefined ? {} : { featured_image_alt: doc.featuredImageAlt }),
     ...(meta.modified ? { modified: meta.modified } : {}),
+    ...(meta.draft ? { draft: true } : {}),
     provider: meta.provider,
     automated: meta.automated ?? true,
-    verified: false,
+    verified: meta.review?.verified ?? false,
+    ...(meta.review ? { verified_by: meta.review.by, verified_at: meta.review.at } : {}),
     source_hash: meta.sourceHash,
   };
   // One line (a flow list), so `translations verify` can drop it as it sets other fields.

@@ -11,6 +11,8 @@ import { slugify } from '../pipeline/load/slugify.ts';
 import { join } from 'node:path';
 import { glossaryChanged, type Glossary } from './glossary.ts';
 import { MEMORY_FILE, TranslationMemory } from './memory.ts';
+import { documentText } from './segments.ts';
+import { segmentTexts } from './translate-post.ts';
 
 /** The author's view of translations: state per post and language, and stamping. */
 export interface StatusRow {
@@ -49,6 +51,33 @@ export function translateState(state: StatusRow['states'][string], memory: Trans
   if (state !== 'available') return state;
   if (glossaryChanged(memory.writtenGlossary(lang), glossary)) return 'glossary';
   return (memory.staleCount(lang, sources) ?? 0) > 0 ? 'stale' : state;
+}
+
+/** One translation as `translations status` and the review index show it. */
+export interface TranslationMark {
+  state: StatusRow['states'][string] | 'glossary';
+  /** Segments the English changed since Folio wrote a stale file (what `translate` sends again), where it knows. */
+  changed?: number;
+  /** A person's texts kept under a changed English (needs_review) of an available file. */
+  review: number;
+}
+
+/**
+ * Each language's mark for a post or page: its state as `translate` takes it (translateState), with the
+ * number of changed segments of a stale file and of texts awaiting review. Reads the post's memory.
+ */
+export async function translationMarks(post: Translatable, glossary: Glossary | undefined): Promise<Record<string, TranslationMark>> {
+  const states = status(post).states;
+  const memory = await TranslationMemory.open(join(post.dir, MEMORY_FILE));
+  const sources = post.english.format === 'md' ? segmentTexts(documentText(post.english, post.english.body), { protect: glossary?.protect }) : [];
+  const marks: Record<string, TranslationMark> = {};
+  for (const lang of TRANSLATED_CODES) {
+    const state = translateState(states[lang]!, memory, lang, sources, glossary);
+    const review = state === 'available' ? (post.translations.find((t) => t.lang === lang)?.needs_review.length ?? 0) : 0;
+    const changed = state === 'stale' ? memory.staleCount(lang, sources) : undefined;
+    marks[lang] = { state, review, ...(changed === undefined ? {} : { changed }) };
+  }
+  return marks;
 }
 
 /** Sets fields of a translation's front matter (each replacing where it is written) and removes `remove`, and returns the file. */
