@@ -39,6 +39,7 @@ import { shardCache } from '../src/pipeline/reuse/shard-cache.ts';
 import { runShards } from '../src/pipeline/reuse/run-shards.ts';
 import { mkdir } from 'node:fs/promises';
 import { rendersThroughProject, withRenderLock } from '../src/pipeline/live/render-lock.ts';
+import { stepEnv } from '../src/pipeline/malloc-arenas.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 // --verbose: stack traces with the errors (content errors are one line each without it);
@@ -194,7 +195,7 @@ if (!slice && liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(li
  * its modules load meanwhile.
  */
 function runStep(name: string, script: string) {
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'], env: stepEnv() });
   let out = '';
   const waiting: { text: string; resolve: (out: string) => void }[] = [];
   child.stdout.on('data', (chunk: Buffer) => {
