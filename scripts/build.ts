@@ -9,7 +9,7 @@ import { enableCompileCache } from 'node:module';
 import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { readJson } from '../src/fs/read-json.ts';
-import { dirname, join, resolve, sep } from 'node:path';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
 import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/artefact/roots.ts';
 import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/pipeline/reuse/reuse.ts';
@@ -39,6 +39,7 @@ import { shardCache } from '../src/pipeline/reuse/shard-cache.ts';
 import { runShards } from '../src/pipeline/reuse/run-shards.ts';
 import { mkdir } from 'node:fs/promises';
 import { rendersThroughProject, withRenderLock } from '../src/pipeline/live/render-lock.ts';
+import { stepEnv } from '../src/pipeline/malloc-arenas.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 // --verbose: stack traces with the errors (content errors are one line each without it);
@@ -194,7 +195,7 @@ if (!slice && liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(li
  * its modules load meanwhile.
  */
 function runStep(name: string, script: string) {
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'], env: stepEnv() });
   let out = '';
   const waiting: { text: string; resolve: (out: string) => void }[] = [];
   child.stdout.on('data', (chunk: Buffer) => {
@@ -246,8 +247,6 @@ if (slice) {
   await mkdir(dir, { recursive: true });
   // The shard's pages and answers are its posts' only (src/site/data.ts, publish/static-api.ts).
   process.env.FOLIO_SHARD = join(dir, 'shard-pages.json');
-  // The search indexes are of every post: the first shard writes them for the merge, the others need none.
-  if (slice.k !== 1) process.env.FOLIO_NO_SEARCH_INDEXES = '1';
   await writeFile(process.env.FOLIO_SHARD, JSON.stringify({ posts: slicePosts(now!, slice) }));
 }
 // A merge is an incremental build from the shards, as if they were one earlier build (reuse/shard-merge.ts):
@@ -264,9 +263,10 @@ try {
   // The live build's bundles, when the same code made them, lend what did not change (search indexes).
   if (shards) {
     await timings.time('merge: the shards\' files gathered', () => combineShards(shards, combined!.dir));
-    // Every shard bundled every post, the first wrote the search indexes too: its entries are taken (by
-    // each post's source digest, so an entry edited since it was built is made again) and its indexes.
-    process.env.FOLIO_LIVE_BUNDLES = join(shards.find((s) => s.record.slice.k === 1)!.dir, 'bundle');
+    // Each shard bundled its own posts (and outlined the others): each post's entry is taken from its
+    // shard (by its source digest, so an entry edited since it was built is made again) with its search
+    // texts, and the merge writes the search indexes of them all.
+    process.env.FOLIO_LIVE_BUNDLES = shards.map((s) => join(s.dir, 'bundle')).join(delimiter);
   } else if (from && fromCode === code) process.env.FOLIO_LIVE_BUNDLES = join(from.dir, 'bundle');
   const bundleStep = runStep('bundle', 'scripts/bundle.ts');
   bundleStep.end();

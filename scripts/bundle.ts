@@ -1,7 +1,9 @@
 // Content -> bundles (site and sandbox). Run by `npm run build` as its own process, so its memory
 // is returned once it ends. Once every root's content is bundled it prints BUNDLE_READY, and the
 // pages start while it writes the search indexes (what searches waits for its end).
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { ShardPages } from '../src/site/page-reuse.ts';
 import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/pipeline/bundle.ts';
 import { CACHE_DIR, DIST, ROOTS } from '../src/artefact/roots.ts';
 import { ContentErrors, FileError } from '../src/pipeline/load/file-error.ts';
@@ -13,10 +15,14 @@ reportFileSystemFailures('bundle step: ');
 let siteUrl = process.env.SITE_URL;
 const errors: FileError[] = [];
 const bundled: { name: string; content: BundleContent; ms: number }[] = [];
+// A shard of a sharded build (FOLIO_SHARD): its posts' entries made, the others outlined (bundle.ts).
+const shard = process.env.FOLIO_SHARD ? (JSON.parse(readFileSync(process.env.FOLIO_SHARD, 'utf8')) as ShardPages) : undefined;
+// Where unchanged posts' entries are taken from: the live build's bundles, or a merge's shards' (FOLIO_LIVE_BUNDLES, a path list).
+const liveBundles = process.env.FOLIO_LIVE_BUNDLES?.split(delimiter);
 for (const root of ROOTS) {
   const t = performance.now();
   try {
-    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, previews: process.env.FOLIO_DRAFTS === '1', otherBases: ROOTS.filter((r) => r !== root).map((r) => r.base), ...(root.base === '' ? { publicDir: 'public' } : {}), ...(process.env.FOLIO_LIVE_BUNDLES ? { liveDir: join(process.env.FOLIO_LIVE_BUNDLES, root.name) } : {}) });
+    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, previews: process.env.FOLIO_DRAFTS === '1', otherBases: ROOTS.filter((r) => r !== root).map((r) => r.base), ...(root.base === '' ? { publicDir: 'public' } : {}), ...(liveBundles ? { liveDirs: liveBundles.map((dir) => join(dir, root.name)) } : {}), ...(shard ? { only: new Set(shard.posts[root.name] ?? []) } : {}) });
     siteUrl ??= content.catalog.site_url;
     bundled.push({ name: root.name, content, ms: performance.now() - t });
   } catch (e) {
@@ -40,12 +46,11 @@ for (const { name, content } of bundled) {
 }
 console.log(BUNDLE_READY);
 const t = performance.now();
-// A shard of a sharded build but the first (FOLIO_NO_SEARCH_INDEXES): nothing of it searches, and the merge takes the first shard's.
-const indexes = process.env.FOLIO_NO_SEARCH_INDEXES !== '1';
 for (const { name, content, ms } of bundled) {
   const s = content.stats;
-  const search = indexes ? await content.searchIndexes() : undefined;
-  console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from the live build), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, ${s.references} references checked in ${Math.round(s.checkMs)} ms, in ${Math.round(ms)} ms; ${search ? `search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)` : 'search indexes: left to shard 1'}`);
+  // A shard: nothing of it searches; its posts' texts go to the merge, which indexes every post.
+  const search = shard ? await content.searchTexts() : await content.searchIndexes();
+  console.log(`bundle ${name}: ${s.posts} posts (${s.postsTaken} taken from ${liveBundles && liveBundles.length > 1 ? 'the shards' : 'the live build'}${shard ? `, ${s.postsOutlined} outlined for another shard` : ''}), ${s.entries} entries (${s.cacheHits} cached), image variants: ${s.imagesEncoded} encoded, ${s.imagesReused} from the cache, ${s.references} references checked in ${Math.round(s.checkMs)} ms, in ${Math.round(ms)} ms; ${search ? `search indexes: ${search.taken} of 14 taken from the live build (${search.updated} updated from it)` : 'search indexes: its posts\' texts for the merge'}`);
 }
 console.log(`search indexes written in ${Math.round(performance.now() - t)} ms`);
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (bundle)`);

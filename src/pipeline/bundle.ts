@@ -22,9 +22,9 @@ import { loadTermNames, usedTerms } from './load/taxonomies.ts';
 import { slugify } from './load/slugify.ts';
 import { ContentErrors, FileError } from './load/file-error.ts';
 import { printedQuotes } from '../site/reader-text.ts';
-import { writeSearchIndexes } from './index/search-indexes.ts';
+import { writeSearchIndexes, writeSearchTexts } from './index/search-indexes.ts';
 import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse/reuse.ts';
-import { liveBundle, type LiveEntry } from './reuse/live-bundle.ts';
+import { liveBundles, type LiveEntry } from './reuse/live-bundle.ts';
 import { nextScheduled, postVisibility, translationVisibility, type Dated, type Preview, type Scheduled } from './load/visibility.ts';
 import { indexCatalog } from '../core/catalog-index.ts';
 import { bodyLineOffset, checkLinks, LINKS_FILE, type FileLinks, type PostLinks } from './check/links.ts';
@@ -45,8 +45,17 @@ export interface BundleOptions {
   base: string;
   siteUrl?: string;
   cacheDir: string;
-  /** The live build's bundle of this root, when it was made by the same code: unchanged posts' entries and search indexes are taken from it. */
-  liveDir?: string;
+  /**
+   * Earlier bundles of this root made by the same code: unchanged posts' entries are taken from them
+   * (the live build's; a merge's shards', each for its own posts). One alone lends its search indexes too.
+   */
+  liveDirs?: readonly string[];
+  /**
+   * A shard of a sharded build: the posts whose entries it makes (bodies, media, search texts). Every
+   * other post is outlined from its front matter, nothing rendered: what its neighbours' pages and
+   * the menu show of it (title, date, languages, terms).
+   */
+  only?: ReadonlySet<string>;
   /** A preview build (`npm run dev`): drafts and scheduled posts are in it, marked; a published build leaves them out. */
   previews?: boolean;
   /** The time that decides which posts are due (ms since the epoch); now by default. */
@@ -70,7 +79,7 @@ export interface BundleResult {
   /** What the author should fix but the build goes on without: one line each, the file named. */
   warnings: string[];
   /** Images: variants encoded in this build, and variants taken from the cache instead. */
-  stats: { posts: number; postsTaken: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number; references: number; checkMs: number };
+  stats: { posts: number; postsTaken: number; postsOutlined: number; entries: number; cacheHits: number; cacheMisses: number; imagesEncoded: number; imagesReused: number; searchTaken: number; searchUpdated: number; references: number; checkMs: number };
 }
 
 /** What the bundle step prints once every root's content is bundled (its search indexes come next). */
@@ -83,6 +92,8 @@ export interface BundleContent {
   warnings: string[];
   stats: Omit<BundleResult['stats'], 'searchTaken' | 'searchUpdated'>;
   searchIndexes(): Promise<{ taken: number; updated: number }>;
+  /** A shard's part of them instead: its posts' search texts, which the merge indexes (live-bundle.ts). */
+  searchTexts(): Promise<void>;
 }
 
 /** The whole bundle of a content root. */
@@ -123,10 +134,12 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const scope = { site_url: siteUrl, base: opts.base };
   const postsDir = join(opts.contentDir, 'posts');
   const cache = new DigestCache<Rendered>(opts.cacheDir);
-  const live = opts.liveDir ? await liveBundle(opts.liveDir) : undefined;
+  const live = opts.liveDirs?.length ? await liveBundles(opts.liveDirs) : undefined;
   // What a post's entry takes from its root besides its folder (the code is the live build's, or nothing is taken).
   const context = JSON.stringify({ siteUrl, base: opts.base, settings: site.settings });
   await rm(opts.outDir, { recursive: true, force: true });
+  // Made here: a shard may hold none of a root's posts, so nothing below makes it.
+  await mkdir(opts.outDir, { recursive: true });
   const variants = new VariantMaker(opts.cacheDir, join(opts.outDir, 'media', VARIANT_FOLDER));
   const encoding: Promise<void>[] = [];
   const encodeErrors: FileError[] = [];
@@ -138,6 +151,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const assets = new Map<string, readonly string[]>();
   let entries = 0;
   const taken = new Set<string>();
+  const outlined = new Set<string>();
   const now = opts.now ?? Date.now();
   const previews = opts.previews ?? false;
   // Posts left out of this build (drafts, scheduled), by their English source's draft flag and date.
@@ -154,9 +168,11 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   /** A post's featured image: its file's name and its English alt text. */
   type Cover = { name: string; alt?: string };
   type Bundled = { record: PostRecord; text: (lang: string) => string | undefined; digest: string; links: FileLinks[] };
+  /** Another shard's post (opts.only): its record alone. */
+  type Outlined = { record: PostRecord };
   /** A post unchanged since the live build: its entry taken whole (bodies and media linked). */
   const takePost = async (entry: LiveEntry, assets: readonly string[]): Promise<Bundled> => {
-    await live!.place(entry.record, assets, opts.outDir);
+    await entry.place(assets, opts.outDir);
     encodeVariants(join(postsDir, entry.record.slug), paths.media(scope, entry.record.slug, ''), entry.record.images);
     entries += Object.keys(entry.record.entries).length;
     return entry;
@@ -184,6 +200,25 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   };
   /** The files a folder publishes: its English and each stamped translation (a draft one only in a preview). */
   const publishedFiles = (source: FolderSource<PageEnglishSource>): SourceFile[] => [source.english, ...source.translations.filter((t) => t.source_hash && translationVisibility(t, previews).in)];
+  /** A published file's entry; `made` is what rendering it gives (its reading time, its images' alt texts). */
+  const entryOf = (source: FolderSource<PageEnglishSource>, file: SourceFile, englishHash: string, made: Pick<EntryMeta, 'page_reading_time' | 'alts'>, preview: Preview | undefined): EntryMeta => {
+    const { english } = source;
+    if (file === english) return { title: english.title, summary: english.summary, modified: english.modified, page_reading_time: made.page_reading_time, state: 'available', alts: made.alts, ...(preview ? { preview } : {}) };
+    const t = source.translations.find((x) => x === file)!;
+    return {
+      title: t.title,
+      summary: t.summary,
+      modified: t.modified,
+      page_reading_time: made.page_reading_time,
+      provider: t.provider,
+      automated: t.automated,
+      verified: t.verified,
+      // A person's text kept under a changed English is stale until reviewed.
+      state: t.source_hash === englishHash && t.needs_review.length === 0 ? 'available' : 'stale',
+      alts: made.alts,
+      ...(preview ? { preview } : {}),
+    };
+  };
   /**
    * A scheduled post left out of this build, checked as if it were published (its links, at every
    * build), so that a broken link is found when it is written, not when it falls due.
@@ -227,26 +262,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
       folderLinks.push(fileLinks(file, rendered));
       entries++;
-      const preview = previewOf(file);
-      const page_reading_time = pageReadingTime(rendered.text, file.lang);
-      if (file === english) {
-        folderEntries[DEFAULT_LANGUAGE] = { title: english.title, summary: english.summary, modified: english.modified, page_reading_time, state: 'available', alts, ...(preview ? { preview } : {}) };
-      } else {
-        const t = source.translations.find((x) => x === file)!;
-        folderEntries[t.lang] = {
-          title: t.title,
-          summary: t.summary,
-          modified: t.modified,
-          page_reading_time,
-          provider: t.provider,
-          automated: t.automated,
-          verified: t.verified,
-          // A person's text kept under a changed English is stale until reviewed.
-          state: t.source_hash === englishHash && t.needs_review.length === 0 ? 'available' : 'stale',
-          alts,
-          ...(preview ? { preview } : {}),
-        };
-      }
+      folderEntries[file.lang] = entryOf(source, file, englishHash, { page_reading_time: pageReadingTime(rendered.text, file.lang), alts }, previewOf(file));
     }
 
     const images: ImageInfo[] = [];
@@ -273,29 +289,39 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       sizeWarnings.push(`${file}: is ${(bytes / 1e6).toFixed(1)} MB, over the ${LARGE_SOURCE_BYTES / 1e6} MB a post is expected to be: it builds slowly (split it into several posts, or move data into files beside it)`);
     }
   };
-  const bundlePost = async (slug: string): Promise<Bundled | undefined> => {
+  /** A post's record around its `images` and `entries`. */
+  const postRecord = (slug: string, english: PostSource['english'], images: ImageInfo[], entries: Record<string, EntryMeta>): PostRecord => ({
+    slug,
+    date: english.date,
+    ...(english.modified ? { modified: english.modified } : {}),
+    author: english.author ?? site.settings.author,
+    featured_image: english.featured_image ? paths.media(scope, slug, english.featured_image) : null,
+    categories: terms(english.categories, english.file, 'categories'),
+    tags: terms(english.tags, english.file, 'tags'),
+    images,
+    entries,
+  });
+  /** A post's entry made (rendered, written); `outline` (another shard's post): its record only, from its front matter. */
+  const bundlePost = async (slug: string, outline = false): Promise<Bundled | Outlined | undefined> => {
     const source: PostSource = await loadPost(postsDir, slug);
-    noteLarge(source);
     const { english } = source;
     const visibility = postVisibility(english, now, previews);
+    const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
+    // Another shard's post: left out as its own shard leaves it out, else its entries as its neighbours' pages show them (nothing rendered: no reading time, no images).
+    if (outline) {
+      if (!visibility.in) return undefined;
+      const englishHash = sourceHash(english.title, english.body);
+      const entries = Object.fromEntries(publishedFiles(source).map((file) => [file.lang, entryOf(source, file, englishHash, { page_reading_time: 0, alts: {} }, previewOf(file))]));
+      return { record: postRecord(slug, english, [], entries) };
+    }
+    noteLarge(source);
     if (!visibility.in) {
       leftOut.push({ slug, date: english.date, draft: english.draft });
       if (!english.draft) scheduled[slug] = await scheduledLinks(source);
       return undefined;
     }
-    const previewOf = (file: SourceFile) => (file === english ? visibility.preview : visibility.preview ?? translationVisibility(file as TranslationSource, previews).preview);
     const folder = await bundleFolder(source, english.featured_image ? { name: english.featured_image, alt: english.featured_image_alt } : undefined, previewOf);
-    const record: PostRecord = {
-      slug,
-      date: english.date,
-      ...(english.modified ? { modified: english.modified } : {}),
-      author: english.author ?? site.settings.author,
-      featured_image: english.featured_image ? paths.media(scope, slug, english.featured_image) : null,
-      categories: terms(english.categories, english.file, 'categories'),
-      tags: terms(english.tags, english.file, 'tags'),
-      images: folder.images,
-      entries: folder.entries,
-    };
+    const record = postRecord(slug, english, folder.images, folder.entries);
     return { record, text: (lang) => folder.texts.get(lang), digest: postDigest(record, folder.bytes), links: folder.links };
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
@@ -307,10 +333,13 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const digests = fileDigests(opts.cacheDir);
   const bundle = (slug: string) => {
     const source = postSource(postsDir, slug, context, digests);
-    if (source) {
-      sourceDigests.set(slug, source.digest);
-      assets.set(slug, source.assets);
+    // Its media are known to the link check (a link into them is valid); its source digest is its own shard's to record.
+    if (source) assets.set(slug, source.assets);
+    if (opts.only && !opts.only.has(slug)) {
+      outlined.add(slug);
+      return bundlePost(slug, true);
     }
+    if (source) sourceDigests.set(slug, source.digest);
     const entry = source && live?.entry(slug, source.digest);
     // A preview of a scheduled post that has become due is made again, without its banner.
     const overdue = entry && Date.parse(entry.record.date) <= now && Object.values(entry.record.entries).some((e) => e.preview === 'scheduled');
@@ -350,6 +379,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     // Left out of this build (a draft or a scheduled post).
     if (!result.b) return;
     posts.push(result.b.record);
+    if (!('digest' in result.b)) return;
     texts.set(slugs[i]!, result.b.text);
     postDigests.set(slugs[i]!, result.b.digest);
     links[slugs[i]!] = result.b.links;
@@ -372,11 +402,12 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   await Promise.all(encoding);
   errors.push(...encodeErrors);
   posts.sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : b.date.localeCompare(a.date)));
-  // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged).
+  // Links are checked with every other content error, against the posts that loaded (a link into a post that did not is not judged,
+  // nor in a shard one into another shard's post: the merge checks every post's links).
   const checking = performance.now();
   const index = indexCatalog({ site_url: siteUrl, base: opts.base, site: site.settings, term_names: { categories: {}, tags: {} }, posts, pages, menu });
   const known = sitePaths({ index, scope, assets, routes: async () => (await import('../../functions/routes.ts')).ROUTES, publicDir: opts.publicDir, otherBases: opts.otherBases ?? [] });
-  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: { ...links, ...pageLinks }, pending: failed, folders: pageFolders })));
+  errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: { ...links, ...pageLinks }, pending: new Set([...failed, ...outlined]), folders: pageFolders })));
   // A scheduled post may link to itself and to other scheduled posts (published by the time it is); a published one may not.
   errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: scheduled, pending: new Set([...failed, ...Object.keys(scheduled)]) })));
   const checkMs = performance.now() - checking;
@@ -395,12 +426,15 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
   await writeFile(join(opts.outDir, LINKS_FILE), JSON.stringify(Object.fromEntries(Object.keys(links).sort().map((slug) => [slug, links[slug]]))));
   const changed = new Set(slugs.filter((slug) => !taken.has(slug)));
-  const liveSearch = opts.liveDir && { dir: join(opts.liveDir, 'search'), ...(live ? { posts: { slugs: live.slugs, changed } } : {}) };
+  // One earlier bundle lends its search indexes (what did not change kept, a few posts updated); a merge's shards hold their posts' texts only.
+  const liveDir = opts.liveDirs?.length === 1 ? opts.liveDirs[0] : undefined;
+  const liveSearch = liveDir && { dir: join(liveDir, 'search'), ...(live?.slugs ? { posts: { slugs: live.slugs, changed } } : {}) };
   return {
     catalog,
     leftOut: held,
-    warnings: [...sizeWarnings, ...coverAltWarnings(posts, postsDir, links)],
-    stats: { posts: posts.length, postsTaken: taken.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
+    warnings: [...sizeWarnings, ...coverAltWarnings(posts.filter((p) => !outlined.has(p.slug)), postsDir, links)],
+    stats: { posts: posts.length, postsTaken: taken.size, postsOutlined: outlined.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
+    searchTexts: () => writeSearchTexts(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search')),
   };
 }

@@ -104,3 +104,17 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
   }
   return { taken, updated };
 }
+
+/**
+ * A shard's share of the search indexes: per language, the plain text of each of its posts
+ * available in it, by catalog id (texts-codec.ts, as `<lang>.texts.bin` of an index); none for the
+ * posts it outlined. The merge reads them (reuse/live-bundle.ts) and indexes every post.
+ */
+export async function writeSearchTexts(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const policy = { serveStale: catalog.site.serve_stale };
+  const available = catalog.posts.map((post) => availableLanguages(post, policy));
+  for (const lang of LANGUAGE_CODES) {
+    await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(catalog.posts.map((post, id) => (available[id]!.includes(lang) ? text(post.slug, lang) : undefined))));
+  }
+}

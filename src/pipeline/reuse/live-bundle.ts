@@ -17,6 +17,8 @@ export interface LiveEntry {
   text: (lang: string) => string | undefined;
   /** Its files' references and ids, for the link check. */
   links: FileLinks[];
+  /** Links its rendered bodies and its media files (`assets`) into the bundle at `outDir`. */
+  place(assets: readonly string[], outDir: string): Promise<void>;
 }
 
 /**
@@ -50,16 +52,37 @@ export async function liveBundle(dir: string) {
       const digest = digests.posts[slug];
       const postLinks = links[slug];
       if (id === undefined || digest === undefined || source === undefined || postLinks === undefined || digests.sources[slug] !== source) return undefined;
-      return { record: catalog.posts[id]!, digest, text: (lang) => textsOf(lang)(id), links: postLinks };
+      const record = catalog.posts[id]!;
+      return { record, digest, text: (lang) => textsOf(lang)(id), links: postLinks, place: (assets, outDir) => place(record, assets, outDir) };
     },
-    /** Links the post's rendered bodies and its media files (`assets`) into the bundle at `outDir`. */
-    async place(record: PostRecord, assets: readonly string[], outDir: string): Promise<void> {
-      const files = [...Object.keys(record.entries).map((lang) => join('bodies', record.slug, `${lang}.json`)), ...assets.map((name) => join('media', record.slug, name))];
-      await mkdir(join(outDir, 'bodies', record.slug), { recursive: true });
-      if (assets.length > 0) await mkdir(join(outDir, 'media', record.slug), { recursive: true });
-      for (const file of files) placeFile(join(dir, file), join(outDir, file));
+  };
+
+  async function place(record: PostRecord, assets: readonly string[], outDir: string): Promise<void> {
+    const files = [...Object.keys(record.entries).map((lang) => join('bodies', record.slug, `${lang}.json`)), ...assets.map((name) => join('media', record.slug, name))];
+    await mkdir(join(outDir, 'bodies', record.slug), { recursive: true });
+    if (assets.length > 0) await mkdir(join(outDir, 'media', record.slug), { recursive: true });
+    for (const file of files) placeFile(join(dir, file), join(outDir, file));
+  }
+}
+
+/**
+ * Several earlier bundles as one source of entries: a merge's shards', each of which holds entries
+ * of its own posts only (the others it outlined have no source digest in it). `slugs` (for its
+ * search indexes) only when there is one bundle: shards hold search texts, no indexes.
+ */
+export async function liveBundles(dirs: readonly string[]) {
+  const bundles = (await Promise.all(dirs.map((dir) => liveBundle(dir)))).filter((b) => b !== undefined);
+  if (bundles.length === 0) return undefined;
+  return {
+    slugs: dirs.length === 1 ? bundles[0]!.slugs : undefined,
+    entry: (slug: string, source: string | undefined): LiveEntry | undefined => {
+      for (const b of bundles) {
+        const entry = b.entry(slug, source);
+        if (entry) return entry;
+      }
+      return undefined;
     },
   };
 }
 
-export type LiveBundle = NonNullable<Awaited<ReturnType<typeof liveBundle>>>;
+export type LiveBundle = NonNullable<Awaited<ReturnType<typeof liveBundles>>>;

@@ -57,11 +57,13 @@ function readNextShown(index: CatalogIndex, post: PostRecord) {
   });
 }
 
-/** `posts`, `pages` and `sources`: per slug, the post's digest, its pages' and its source's. */
+/** `posts`, `pages` and `sources`: per slug of a post with a digest in `posts`, the post's digest, its pages' and its source's. */
 export function bundleDigests(catalog: Catalog, posts: ReadonlyMap<string, string>, sources: ReadonlyMap<string, string>): BundleDigests {
   const index = indexCatalog(catalog);
   const { languagesWithPosts } = index;
-  const { posts: records, ...scope } = catalog;
+  const { posts: all, ...scope } = catalog;
+  // A shard's bundle outlines other shards' posts (bundle.ts): its digests are of its own posts.
+  const records = all.filter((p) => posts.has(p.slug));
   // Every page shows the menu, whose links follow which languages other posts are available in.
   const menu = LANGUAGE_CODES.map((lang) => menuTargets(index, lang).map((t) => t.lang));
   return {

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { sliceDir } from './shard-inputs.ts';
+import { stepEnv } from '../malloc-arenas.ts';
 
 /** `npm run build` as a child process with these arguments; its output lines go out prefixed. */
 function build(args: string[], prefix: string, children: Set<ChildProcess>): Promise<number> {
-  const child = spawn(process.execPath, ['scripts/build.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/build.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: stepEnv() });
   children.add(child);
   createInterface({ input: child.stdout! }).on('line', (line) => console.log(`${prefix}${line}`));
   createInterface({ input: child.stderr! }).on('line', (line) => console.error(`${prefix}${line}`));
