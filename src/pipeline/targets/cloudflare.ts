@@ -54,7 +54,8 @@ const folderOf = (file: string) => `${file.slice(0, file.lastIndexOf('/'))}/*`;
 
 /**
  * The assets' `_headers`, for the files the assets serve without the worker: the headers every
- * answer carries, and the `Cache-Control` Node sends for each file, by pattern: each static-only
+ * answer carries, the pages' `Cache-Control` (`pageCache`, when the assets serve the pages), and
+ * the `Cache-Control` Node sends for each static file, by pattern: each static-only
  * pattern's value for most of its folders, then a folder whose files all differ from it (the image variants,
  * immutable) with its own, replacing it (`! cache-control`: Cloudflare joins the values of two
  * matching blocks), and a file that fits neither by its path. A handful of blocks at any corpus size.
