@@ -271,7 +271,8 @@ function summary(): number {
 
 // The build and the type check first (the build is what every suite reads), then every file.
 const first: Job[] = [];
-if (!files.length && !flags.has('--no-build')) first.push({ name: 'npm run build -- --target all', command: [process.execPath, 'scripts/build.ts', '--target', 'all'], env: {} });
+// The Workers project negotiating pages as Node does (FOLIO_WORKERS_NEGOTIATE=1): the e2e suites run on it (test:cloudflare); tests/e2e/cloudflare.test.ts writes the default project itself.
+if (!files.length && !flags.has('--no-build')) first.push({ name: 'npm run build -- --target all', command: [process.execPath, 'scripts/build.ts', '--target', 'all'], env: { FOLIO_WORKERS_NEGOTIATE: '1' } });
 if (!files.length && !flags.has('--no-check')) first.push({ name: 'npm run check', command: [process.execPath, 'node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], env: {} });
 await pool(first, 2);
 if (!globalExpired) await pool(testJobs(), JOBS);

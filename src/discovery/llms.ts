@@ -46,7 +46,7 @@ export function llmsTxt(core: Core, lang = DEFAULT_LANGUAGE): string {
     `> ${site.descriptions[lang] ?? site.description}`,
     '',
     `Essays by ${site.author}, in English with automated translations into ${LANGUAGES.length - 1} languages. ${site.attribution}`,
-    `Append \`.md\` to any post URL for Markdown, or send \`Accept: application/json\`. Add \`?lang=<code>\` to API requests; \`fallback=en\` fills untranslated posts with the English original.`,
+    `Append \`.md\` to any post URL for Markdown, or send \`Accept: application/json\` (on Cloudflare Workers, where pages are static files by default, read \`/api/posts/<slug>\` instead). Add \`?lang=<code>\` to API requests; \`fallback=en\` fills untranslated posts with the English original.`,
     '',
     `## Posts${lang === DEFAULT_LANGUAGE ? '' : ` (${l.name})`}`,
     '',

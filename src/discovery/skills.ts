@@ -22,7 +22,7 @@ export function skills(core: Core): { name: string; description: string; text: s
 
 1. List posts: \`GET ${u('/api/posts')}?lang=<code>&per_page=10&page=1\`. Codes: ${LANGUAGE_CODES.join(', ')}.
 2. Read one: \`GET ${u('/api/posts/<slug>')}?lang=<code>\`; add \`fallback=en\` to get English when the translation is missing or stale (otherwise 404 with \`fallback_url\`).
-3. Markdown: \`${u('/<slug>.md')}\` or \`Accept: text/markdown\` on the post URL.
+3. Markdown: \`${u('/<slug>.md')}\` or \`Accept: text/markdown\` on the post URL (not on Cloudflare Workers by default, where pages are static files).
 4. Cite: every body carries \`attribution\`; link the post \`url\`.
 5. Many at once: \`POST ${u('/api/batch')}\` with \`{"requests": [{"path": "/api/posts/<slug>?lang=fr"}]}\`.
 

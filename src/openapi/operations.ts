@@ -165,7 +165,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /{slug}': {
     tag: 'Pages',
     summary: 'A post or page, negotiated',
-    description: 'HTML by default (also for */*); Accept: application/json gives the /api/posts/{slug} envelope (for a standalone page, the /api/pages/{slug} one: PageSingle); Accept: text/markdown the Markdown document (byte-identical to /{slug}.md). Vary: Accept.',
+    description: 'HTML by default (also for */*); Accept: application/json gives the /api/posts/{slug} envelope (for a standalone page, the /api/pages/{slug} one: PageSingle); Accept: text/markdown the Markdown document (byte-identical to /{slug}.md). Vary: Accept. On Cloudflare Workers the page URLs are static files by default (HTML whatever the Accept; built with FOLIO_WORKERS_NEGOTIATE=1 they negotiate): /{slug}.md and /api/posts/{slug} answer the same on every host.',
     parameters: ['slug'],
     replies: {
       200: { description: 'The post or page', type: 'text/html', schema: { type: 'string' }, also: { 'application/json': POST_OR_PAGE, 'text/markdown': { type: 'string' } } },

@@ -3,20 +3,27 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { DIST, PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
+import type { Manifest } from '../../src/artefact/manifest.ts';
+import { filesUnder } from '../../src/fs/files-under.ts';
 import { liveManifest } from '../helpers/manifest.ts';
-import { WORKER_FIRST } from '../../src/pipeline/targets/cloudflare.ts';
+import { cloudflareOptions, WORKER_FIRST, writeCloudflare } from '../../src/pipeline/targets/cloudflare.ts';
+import { isQueryAnswer } from '../../src/pipeline/targets/workers-layout.ts';
 import { markedProcesses, MARK, markFor } from '../helpers/marked-processes.ts';
 import { startServer, type RunningServer, ONE_WINDOW } from '../helpers/server.ts';
 
-// The Workers project `npm run build -- --target cloudflare` writes (npm test builds it), checked
-// as files, then run on workerd by `npm run preview:cloudflare`.
+// The Workers project `npm run build -- --target cloudflare` writes (npm test builds it with
+// FOLIO_WORKERS_NEGOTIATE=1, so that the e2e suites run on it negotiate pages as on Node), checked
+// as files, then run on workerd by `npm run preview:cloudflare`; and the project by default (pages
+// served by the assets without the worker), written here from the live build.
 const OUT = join(PUBLISH.out, 'cloudflare');
 const built = existsSync(join(OUT, 'wrangler.jsonc'));
-const skip = built ? false : `${OUT} is absent: run \`npm run build -- --target cloudflare\``;
+const skip = built ? false : `${OUT} is absent: run \`FOLIO_WORKERS_NEGOTIATE=1 npm run build -- --target cloudflare\``;
 
-async function config() {
-  const text = await readFile(join(OUT, 'wrangler.jsonc'), 'utf8');
+async function config(dir = OUT) {
+  const text = await readFile(join(dir, 'wrangler.jsonc'), 'utf8');
   return JSON.parse(text.replace(/^\/\/.*$/gm, '')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -27,8 +34,8 @@ describe('the Cloudflare Workers project', { skip }, () => {
     assert.ok(existsSync(join(OUT, c.main)), 'the worker entry resolves from the project');
     assert.deepEqual(c.compatibility_flags, ['nodejs_compat', 'enable_request_signal']);
     assert.match(c.compatibility_date, /^\d{4}-\d{2}-\d{2}$/);
-    assert.deepEqual(c.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: WORKER_FIRST, html_handling: 'none', not_found_handling: 'none' });
-    // The worker runs first everywhere but on the files that are only ever static.
+    assert.deepEqual(c.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: WORKER_FIRST, html_handling: 'auto-trailing-slash', not_found_handling: 'none' });
+    // With negotiation, the worker runs first everywhere but on the files that are only ever static.
     assert.equal(c.assets.run_worker_first[0], '/*');
     for (const p of ['!/_astro/*', '!/media/*', '!/sandbox/media/*', '!/favicon.svg']) assert.ok(c.assets.run_worker_first.includes(p), p);
     assert.deepEqual(c.durable_objects.bindings, [
@@ -42,19 +49,29 @@ describe('the Cloudflare Workers project', { skip }, () => {
     for (const r of ROOTS) assert.match(migration, new RegExp(`CREATE TABLE IF NOT EXISTS folio_messages_${r.name} \\(`));
   });
 
-  test('assets: every manifest file with its variants, the manifest and the bundles (without media) under /_folio', async () => {
+  test('assets: each manifest file once under the name the worker\'s manifest gives it, no precompressed copies, no answers to queries', async () => {
     const manifest = await liveManifest();
     const assets = join(OUT, 'assets');
-    for (const f of manifest.files) {
-      assert.ok(existsSync(join(assets, f.file)), f.file);
-      if (f.br !== undefined) assert.ok(existsSync(join(assets, `${f.file}.br`)), `${f.file}.br`);
-    }
-    assert.deepEqual(JSON.parse(await readFile(join(assets, '_folio/manifest.json'), 'utf8')), manifest);
+    const worker = JSON.parse(await readFile(join(assets, '_folio/manifest.json'), 'utf8')) as Manifest;
+    manifest.files.forEach((f, i) => {
+      const placed = worker.files[i]!;
+      assert.equal(placed.br ?? placed.gzip, undefined, `${f.file} has no coded variants`);
+      if (isQueryAnswer(f.file)) return;
+      assert.ok(existsSync(join(assets, placed.file)), `${f.file} at ${placed.file}`);
+      assert.equal(placed.etag, f.etag);
+    });
+    // Pages where the assets find them at their URL (a home with its slash), the other answers private.
+    assert.equal(worker.files[manifest.paths['/fr/']!.answers[''] as number]!.file, '/fr/index.html');
+    assert.equal(worker.files[(manifest.paths['/the-slow-web']!.answers[''] as { html: number }).html]!.file, '/the-slow-web.html');
+    assert.equal(worker.files[manifest.paths['/api/posts']!.answers[''] as number]!.file, '/_folio/site/api/posts/index.json');
+    const names = filesUnder(assets);
+    assert.deepEqual(names.filter((n) => /\.(br|gz)$/.test(n) || n.includes('/_query/')), []);
+    assert.equal(names.length, manifest.files.filter((f) => !isQueryAnswer(f.file)).length + names.filter((n) => n.startsWith('/_folio/bundle/')).length + 3, 'the files, the bundles, the manifest, _headers and _redirects');
     for (const r of ROOTS) {
       assert.ok(existsSync(join(assets, '_folio/bundle', r.name, 'catalog.json')), r.name);
       assert.ok(!existsSync(join(assets, '_folio/bundle', r.name, 'media')), `${r.name} media are not duplicated`);
     }
-    for (const f of ['_headers', '_redirects', '404.html']) assert.ok(existsSync(join(assets, f)), f);
+    for (const f of ['_headers', '_redirects']) assert.ok(existsSync(join(assets, f)), f);
   });
 
   test('a preview that does not start within its deadline is stopped with the wrangler and workerd it started', async () => {
@@ -104,7 +121,7 @@ describe('the Cloudflare Workers project', { skip }, () => {
       }
     });
 
-    test('a page URL still runs the worker and negotiates by Accept', async () => {
+    test('with FOLIO_WORKERS_NEGOTIATE=1 a page URL runs the worker and negotiates by Accept', async () => {
       const html = await fetch(`${worker.url}/the-slow-web`, { headers: { accept: 'text/html' } });
       const md = await fetch(`${worker.url}/the-slow-web`, { headers: { accept: 'text/markdown' } });
       const json = await fetch(`${worker.url}/the-slow-web`, { headers: { accept: 'application/json' } });
@@ -128,16 +145,21 @@ describe('the Cloudflare Workers project', { skip }, () => {
       }
     });
 
-    test('a published answer comes with its build-time bytes and validators, coded as published', async () => {
+    test('a published answer comes with its build-time bytes and validator, coded by the worker for its client as Node codes it', async () => {
       const manifest = await liveManifest();
       const file = manifest.files[manifest.paths['/api/posts']!.answers[''] as number]!;
-      const published = await readFile(join(OUT, 'assets', `${file.file}.br`));
+      const published = await readFile(join(OUT, 'assets', '_folio/site', file.file));
+      const plain = await fetch(`${worker.url}/api/posts`, { headers: { 'accept-encoding': 'identity' } });
+      assert.equal(plain.headers.get('etag'), file.etag);
+      assert.deepEqual(Buffer.from(await plain.arrayBuffer()), published);
       const res = await fetch(`${worker.url}/api/posts`, { headers: { 'accept-encoding': 'br' } });
       assert.equal(res.headers.get('etag'), `${file.etag.slice(0, -1)}-br"`);
       assert.equal(res.headers.get('content-encoding'), 'br');
-      // fetch decodes the brotli; the worker sent the published bytes (not coded twice).
-      assert.equal(Buffer.from(await res.arrayBuffer()).byteLength, file.length);
-      assert.ok(published.byteLength < file.length);
+      assert.match(res.headers.get('vary')!, /Accept-Encoding/);
+      // fetch decodes the brotli: the published bytes, coded once.
+      assert.deepEqual(Buffer.from(await res.arrayBuffer()), published);
+      const again = await fetch(`${worker.url}/api/posts`, { headers: { 'accept-encoding': 'br', 'if-none-match': res.headers.get('etag')! } });
+      assert.equal(again.status, 304, 'the coding\'s own validator');
     });
 
     test('the rate limit is one count per client in its Durable Object', async () => {
@@ -158,5 +180,112 @@ describe('the Cloudflare Workers project', { skip }, () => {
         await limited.stop();
       }
     });
+  });
+});
+
+/** A request's answer, its body read; whether the worker answered it (its invocation number, in the preview). */
+async function view(base: string, path: string) {
+  const res = await fetch(base + path, { headers: { 'accept-encoding': 'identity' }, redirect: 'manual' });
+  return { res, body: Buffer.from(await res.arrayBuffer()), invocation: res.headers.get('x-folio-invocation') };
+}
+
+describe('the Workers project by default: a page view invokes nothing', { skip }, () => {
+  let dir: string;
+  let worker: RunningServer;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folio-cf-default-'));
+    await writeCloudflare(DIST, ROOTS.map((r) => r.name), dir, { ...cloudflareOptions({}), negotiate: false });
+    worker = await startServer({ RATE_LIMIT: '0', FOLIO_CLOUDFLARE_DIR: dir, FOLIO_PREVIEW_INVOCATIONS: '1' }, 'cloudflare');
+  });
+  after(async () => {
+    await worker?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('wrangler.jsonc lists the computed paths only: no catch-all, no page', async () => {
+    const first = (await config(dir)).assets.run_worker_first as string[];
+    assert.ok(!first.includes('/*') && !first.some((p) => p.startsWith('!')), first.join(' '));
+    for (const p of ['/_folio/*', '/api', '/search', '/fr/search', '/sandbox/search']) assert.ok(first.includes(p), p);
+    for (const p of ['/', '/fr/', '/the-slow-web', '/page/2']) assert.ok(!first.includes(p), p);
+    assert.ok(first.length <= 100, `${first.length} rules (Cloudflare takes 100)`);
+  });
+
+  test('homes, posts in two languages, a list, a term page, a stylesheet and an image come from the assets; the API from the worker', async () => {
+    const manifest = await liveManifest();
+    const css = manifest.files.find((f) => f.file.startsWith('/_astro/') && f.file.endsWith('.css'))!.file;
+    const node = await startServer({ RATE_LIMIT: '0' }, 'node');
+    try {
+      // The worker numbers its invocations: the API before and after the page views are consecutive.
+      const before = await view(worker.url, '/api/site');
+      assert.equal(before.res.status, 200);
+      assert.ok(before.invocation, 'the API runs the worker');
+      for (const path of ['/', '/fr/', '/the-archive-problem', '/fr/the-archive-problem', '/page/2', '/category/science', css, '/media/tidal-energy/cover.jpg']) {
+        const [w, n] = [await view(worker.url, path), await view(node.url, path)];
+        assert.equal(w.res.status, 200, path);
+        assert.equal(w.invocation, null, `${path} did not run the worker`);
+        assert.ok(w.res.headers.has('cf-cache-status'), `${path} is served by the assets`);
+        assert.deepEqual(w.body, n.body, `${path}: the bytes Node sends`);
+        for (const h of ['content-type', 'cache-control', 'access-control-allow-origin', 'x-content-type-options', 'referrer-policy']) assert.equal(w.res.headers.get(h), n.res.headers.get(h), `${path}: ${h}`);
+      }
+      const after = await view(worker.url, '/api/site');
+      assert.equal(Number(after.invocation), Number(before.invocation) + 1, 'no invocation between the two API reads');
+    } finally {
+      await node.stop();
+    }
+  });
+
+  test('what only the worker answers still reaches it: Markdown, feeds, a search, an unavailable translation, the private files', async () => {
+    for (const [path, status] of [['/the-slow-web.md', 200], ['/atom.xml', 200], ['/search?q=tide', 200], ['/de/quiet-numbers', 404], ['/_folio/manifest.json', 404], ['/no-such-page', 404]] as const) {
+      const w = await view(worker.url, path);
+      assert.equal(w.res.status, status, path);
+      assert.ok(w.invocation, `${path} ran the worker`);
+    }
+    // Written with the other slash, a page URL is redirected by the assets (307: Workers' own), as Node redirects it (301).
+    const home = await view(worker.url, '/fr');
+    assert.equal(home.res.headers.get('location'), '/fr/');
+    assert.equal(home.invocation, null);
+  });
+});
+
+describe('past FOLIO_WORKERS_MAX_ASSETS: the build the worker reads in R2', { skip }, () => {
+  const LIMIT = 400;
+  let dir: string;
+  let worker: RunningServer;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folio-cf-r2-'));
+    await writeCloudflare(DIST, ROOTS.map((r) => r.name), dir, { negotiate: false, maxAssets: LIMIT });
+    worker = await startServer({ RATE_LIMIT: '0', FOLIO_CLOUDFLARE_DIR: dir, FOLIO_PREVIEW_INVOCATIONS: '1' }, 'cloudflare');
+  });
+  after(async () => {
+    await worker?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('wrangler.jsonc binds the bucket; the assets hold at most the limit, R2 the manifest, the bundles, the answers and the pages past it', async () => {
+    assert.deepEqual((await config(dir)).r2_buckets, [{ binding: 'ARTEFACT', bucket_name: 'folio-artefact' }]);
+    assert.ok(filesUnder(join(dir, 'assets')).length <= LIMIT, 'assets within the limit');
+    const objects = filesUnder(join(dir, 'r2'));
+    for (const key of ['/_folio/manifest.json', '/_folio/bundle/main/catalog.json', '/_folio/site/api/posts/index.json']) assert.ok(objects.includes(key), key);
+    assert.ok(!existsSync(join(dir, 'assets', '_folio')), 'nothing private among the assets');
+  });
+
+  test('the worker answers from R2 as Node does: a page past the limit, the API, a search; a page among the assets still invokes nothing', async () => {
+    const worker_ = JSON.parse(await readFile(join(dir, 'r2/_folio/manifest.json'), 'utf8')) as Manifest;
+    const inR2 = Object.entries(worker_.paths).find(([, e]) => e.query === 'none' && !e.offers && typeof e.answers[''] === 'number' && worker_.files[e.answers[''] as number]!.file.startsWith('/_folio/site/') && worker_.files[e.answers[''] as number]!.type.startsWith('text/html'))![0];
+    const node = await startServer({ RATE_LIMIT: '0' }, 'node');
+    try {
+      for (const path of [inR2, '/api/posts/the-slow-web', '/api/posts?lang=fr&per_page=3', '/api/search?q=tide', '/the-slow-web.md']) {
+        const [w, n] = [await view(worker.url, path), await view(node.url, path)];
+        assert.equal(w.res.status, 200, path);
+        assert.ok(w.invocation, `${path} ran the worker`);
+        if (!path.startsWith('/api/search')) assert.deepEqual(w.body, n.body, `${path}: the bytes Node sends`);
+        else assert.ok((JSON.parse(w.body.toString()) as { data: unknown[] }).data.length > 0, 'search reads its index from R2');
+      }
+      const home = await view(worker.url, '/');
+      assert.equal(home.res.status, 200);
+      assert.equal(home.invocation, null, 'the home is among the assets');
+    } finally {
+      await node.stop();
+    }
   });
 });

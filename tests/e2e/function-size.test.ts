@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import { PUBLISH } from '../../src/artefact/roots.ts';
 import { writeCorpus } from '../../bench/synthetic-corpus.ts';
 import { FUNCTION_LIMIT_BYTES, functionSizes } from '../helpers/function-sizes.ts';
+import { filesUnder } from '../../src/fs/files-under.ts';
+import { WORKERS_LIMITS } from '../../src/pipeline/targets/cloudflare.ts';
 
 // A function of constant size on every host: each host's function (the worker, Netlify's, Vercel's)
 // carries code only and reads the build from where the host keeps it, so it weighs the same on the
 // demo and on a corpus 40 times larger. The larger corpus is a build of its own (minutes here):
-// FOLIO_TEST_SCALE=1 runs it; the bench holds the bigger sizes.
+// FOLIO_TEST_SCALE=1 runs it, and checks there that the Workers project fits the assets' file limit;
+// the bench holds the bigger sizes.
 const TARGETS = ['cloudflare', 'netlify', 'vercel'];
 const built = TARGETS.every((t) => existsSync(join(PUBLISH.out, t)));
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
@@ -59,5 +62,10 @@ describe('each host\'s function stays under 10 MB', () => {
     // Constant: the code only (a few KiB apart: the build's paths written into it).
     if (demo) for (const host of TARGETS) assert.ok(Math.abs(large[host as keyof typeof large] - demo[host]!) < 256 * 1024, `${host}: ${mb(demo[host]!)} on the demo, ${mb(large[host as keyof typeof large])} at 500 x 14`);
     console.log(`function sizes at 500 x 14: ${Object.entries(large).map(([h, b]) => `${h} ${mb(b)}`).join(', ')}`);
+    // Workers' file limit (100,000 a Worker, paid): the whole project among the assets, nothing in R2.
+    const assets = filesUnder(join(work, 'dist', 'cloudflare', 'assets')).length;
+    console.log(`files at 500 x 14: Workers ${assets} assets, Netlify ${filesUnder(join(work, 'dist', 'netlify', 'static')).length}, Vercel ${filesUnder(join(work, 'dist', 'vercel', '.vercel', 'output', 'static')).length}, Node ${filesUnder(join(work, 'dist', 'current', 'site', 'client')).length + filesUnder(join(work, 'dist', 'current', 'bundle')).length}`);
+    assert.ok(assets <= WORKERS_LIMITS.assetFiles.paid, `Workers: ${assets} asset files at 500 x 14 (limit ${WORKERS_LIMITS.assetFiles.paid})`);
+    assert.ok(!existsSync(join(work, 'dist', 'cloudflare', 'r2')), 'the artefact fits the assets: no R2');
   });
 });

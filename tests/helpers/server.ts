@@ -1,4 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DIST, PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
+import { writeCloudflare } from '../../src/pipeline/targets/cloudflare.ts';
 import { after, before } from 'node:test';
 import { passOn } from './child-output.ts';
 import { checkContract } from './contract.ts';
@@ -58,7 +63,38 @@ export async function startServer(env: Record<string, string> = {}, target: 'nod
   };
 }
 
+/**
+ * The e2e suites check the contract, which negotiates page URLs by Accept: on Workers that is the
+ * project built with FOLIO_WORKERS_NEGOTIATE=1 (by default the assets serve pages without the worker).
+ */
+function negotiatingWorkers(): void {
+  const config = join(PUBLISH.out, 'cloudflare', 'wrangler.jsonc');
+  if (existsSync(config) && !readFileSync(config, 'utf8').includes('"run_worker_first": [\n      "/*"')) {
+    throw new Error(`${config} serves pages from the assets without the worker: the e2e suites need page negotiation, \`FOLIO_WORKERS_NEGOTIATE=1 npm run build -- --target cloudflare\` (npm test builds so)`);
+  }
+}
+
+/**
+ * FOLIO_TEST_CLOUDFLARE_R2=N (`npm run test:cloudflare-r2`): the suites run on a Workers project past
+ * an asset limit of N files, its build in R2 (negotiating, written once per test process from the
+ * live build into a temporary folder, removed at exit).
+ */
+let r2Project: Promise<string> | undefined;
+function cloudflareR2Project(limit: number): Promise<string> {
+  r2Project ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-cf-r2-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const report = await writeCloudflare(DIST, ROOTS.map((r) => r.name), dir, { negotiate: true, maxAssets: limit });
+    if (!report.r2) throw new Error(`FOLIO_TEST_CLOUDFLARE_R2=${limit}: the project fits the assets (${report.assets} files); give fewer`);
+    return dir;
+  })();
+  return r2Project;
+}
+
 async function startProcess(env: Record<string, string>, target: 'node' | 'cloudflare'): Promise<RunningServer> {
+  const r2 = Number(process.env.FOLIO_TEST_CLOUDFLARE_R2);
+  if (target === 'cloudflare' && !env.FOLIO_CLOUDFLARE_DIR && r2 > 0) env = { ...env, FOLIO_CLOUDFLARE_DIR: await cloudflareR2Project(r2) };
+  if (target === 'cloudflare' && !env.FOLIO_CLOUDFLARE_DIR) negotiatingWorkers();
   const entry = target === 'cloudflare' ? 'scripts/preview-cloudflare.ts' : 'src/server/main.ts';
   const child: ChildProcess = spawnGroup(process.execPath, [entry], {
     // One worker unless a test asks for more (tests/e2e/workers.test.ts) or FOLIO_TEST_WORKERS says so for all.
@@ -70,7 +106,9 @@ async function startProcess(env: Record<string, string>, target: 'node' | 'cloud
   passOn(child.stderr!, `${entry} ${child.pid}`);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // Node answers in about a second, a Workers preview in 5 to 30 s (wrangler bundles the worker first).
-  const deadline = startupDeadline(target === 'cloudflare' ? 90_000 : 45_000);
+  // A project with its build in R2 fills the local bucket first (some 20 s for the demo's 900 objects here).
+  const withR2 = env.FOLIO_CLOUDFLARE_DIR !== undefined && existsSync(join(env.FOLIO_CLOUDFLARE_DIR, 'r2'));
+  const deadline = startupDeadline(target === 'cloudflare' ? (withR2 ? 180_000 : 90_000) : 45_000);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within ${deadline / 1000} s:\n${log}`)), deadline);
     const onData = (chunk: Buffer) => {

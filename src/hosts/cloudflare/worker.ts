@@ -7,7 +7,8 @@ import { appSettings, type Vars } from '../../app/settings.ts';
 import { clientKey, type RateLimiter } from '../../app/policies/rate-limit.ts';
 import { cachedStore } from '../../artefact/storage.ts';
 import { storedBuild } from '../stored-build.ts';
-import { assetsStore } from './assets-bundle.ts';
+import { workersStore } from './assets-bundle.ts';
+import { coded } from './coding.ts';
 import type { RateLimits } from './rate-limits.ts';
 import { durableSessionBus, type McpSessions } from './mcp-sessions.ts';
 import { durableLock, type Locks } from './locks.ts';
@@ -23,6 +24,10 @@ export { Locks } from './locks.ts';
 
 interface Env extends Vars {
   ASSETS: Fetcher;
+  /** The build past the assets' file limit (wrangler.jsonc declares it then). */
+  ARTEFACT?: R2Bucket;
+  /** The local preview's count of invocations, sent as X-Folio-Invocation (npm run preview:cloudflare with FOLIO_PREVIEW_INVOCATIONS=1). */
+  FOLIO_PREVIEW_INVOCATIONS?: string;
   RATE_LIMITS: DurableObjectNamespace<RateLimits>;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   LOCKS: DurableObjectNamespace<Locks>;
@@ -47,8 +52,8 @@ let contact: OpenContact | undefined;
 
 /**
  * Loaded once per isolate, on its first request (the cold start), and kept: the manifest and the
- * catalogs; bodies, search indexes and pages are read through the assets binding when an answer
- * needs them, and kept in the isolate's bounded cache (ARTEFACT_CACHE_MB).
+ * catalogs; bodies, search indexes and pages are read through the assets binding (or R2) when an
+ * answer needs them, and kept in the isolate's bounded cache (ARTEFACT_CACHE_MB).
  */
 async function loadBuild(env: Env): Promise<Build> {
   const settings = appSettings(env);
@@ -57,7 +62,7 @@ async function loadBuild(env: Env): Promise<Build> {
   const secret = env.EVENT_SIGNING_SECRET || undefined;
   if (!secret) console.error(`${UNSIGNED_STREAMS_LOG} (\`npx wrangler secret put EVENT_SIGNING_SECRET -c dist/cloudflare/wrangler.jsonc\`)`);
   contact ??= openContact(env);
-  return storedBuild(cachedStore(assetsStore(env.ASSETS), settings.artefactCacheBytes), {
+  return storedBuild(cachedStore(workersStore(env.ASSETS, env.ARTEFACT), settings.artefactCacheBytes), {
     shared: { ...instanceHost(settings, 'cloudflare', pkg.version), mcpSessions: durableSessionBus(env.MCP_SESSIONS) },
     secret,
     contact: (root, core) => contact!.serviceFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
@@ -86,8 +91,12 @@ function asTheClientSent(request: Request): Request {
   return new Request(request, { headers });
 }
 
+/** Invocations of this isolate, for the preview's proof that the assets answered a request alone. */
+let invocations = 0;
+
 export default {
-  fetch(request: Request, env: Env, ctx: unknown): Promise<Response> {
+  async fetch(request: Request, env: Env, ctx: unknown): Promise<Response> {
+    const n = ++invocations;
     if (!app) {
       const settings = appSettings(env);
       app = createApp<Env>({
@@ -98,6 +107,11 @@ export default {
         bodyLimit: settings.bodyLimit,
       });
     }
-    return app.fetch(asTheClientSent(request), env, ctx);
+    const client = asTheClientSent(request);
+    const response = await coded(client, await app.fetch(client, env, ctx));
+    if (env.FOLIO_PREVIEW_INVOCATIONS !== '1') return response;
+    const headers = new Headers(response.headers);
+    headers.set('x-folio-invocation', String(n));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers, encodeBody: 'manual' } as ResponseInit);
   },
 };
