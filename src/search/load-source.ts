@@ -71,7 +71,8 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     let pending = opening.get(lang);
     if (!pending) {
       pending = (async () => {
-        const files = await Promise.all(FILES(lang).map(async (n) => need(n, await reader.read(n))));
+        // A disk's files are read as they are, outside the cache: it is for the parts (a language's texts would push them out).
+        const files = await Promise.all(FILES(lang).map(async (n) => need(n, reader.readSync ? reader.readSync(n) : await reader.read(n))));
         const started = performance.now();
         const [headerBytes, words, vocabularyBytes, texts, stems] = files;
         const header = decodeJson<IndexHeader>(headerBytes!);

@@ -25,11 +25,11 @@ export interface LiveSearch {
   posts?: { slugs: readonly string[]; changed: ReadonlySet<string> };
 }
 
-type Doc = { id: number; head: string; body: string };
+export type Doc = { id: number; head: string; body: string };
 const indexed = (lang: string, { id, head, body }: Doc): SearchDoc => ({ id, head: indexText(lang, head), all: indexText(lang, `${head} \n ${body}`) });
 
 /** Every document indexed by FlexSearch, encoded with each word's counts, and the sorted vocabulary. */
-async function built(lang: string, docs: readonly Doc[]): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] }> {
+export async function built(lang: string, docs: readonly Doc[]): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] }> {
   const index = createIndex();
   const vocabulary = new Set<string>();
   const all = docs.map((doc) => indexed(lang, doc));
@@ -57,6 +57,20 @@ async function liveUpdated(lang: string, docs: readonly Doc[], live: string, cha
     now,
     docs.map((d) => d.id),
   );
+}
+
+/** A language's files (but its digest): the index cut in parts, its texts by id (`ids` of them), vocabulary and stems. */
+export async function writeLanguage(dir: string, lang: string, { header, data, words }: { header: IndexHeader; data: Uint8Array; words: string[] }, docs: readonly Doc[], ids: number): Promise<void> {
+  const files = splitIndex(header, data, words.length);
+  await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(files.header));
+  await writeFile(join(dir, `${lang}.index.bin`), files.exported);
+  await writeFile(join(dir, `${lang}.words.bin`), files.words);
+  for (const [k, part] of files.parts.entries()) await writeFile(join(dir, partFile(lang, k)), part);
+  const bodies: (string | undefined)[] = [];
+  for (const { id, body } of docs) bodies[id] = body;
+  await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: ids }, (_, id) => bodies[id])));
+  await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
+  await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
 }
 
 /** How many parts the live index of `lang` was cut in; undefined for an index written whole (before parts), which is built again. */
@@ -105,17 +119,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     }
     const update = sameIds && live ? await liveUpdated(lang, docs, live.dir, changed) : undefined;
     if (update) updated++;
-    const { header, data, words } = update ?? (await built(lang, docs));
-    const bodies: (string | undefined)[] = [];
-    for (const { id, body } of docs) bodies[id] = body;
-    const files = splitIndex(header, data, words.length);
-    await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(files.header));
-    await writeFile(join(dir, `${lang}.index.bin`), files.exported);
-    await writeFile(join(dir, `${lang}.words.bin`), files.words);
-    for (const [k, part] of files.parts.entries()) await writeFile(join(dir, partFile(lang, k)), part);
-    await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: catalog.posts.length }, (_, id) => bodies[id])));
-    await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
-    await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
+    await writeLanguage(dir, lang, update ?? (await built(lang, docs)), docs, catalog.posts.length);
     await writeFile(join(dir, digestFile), digest);
   }
   return { taken, updated };
