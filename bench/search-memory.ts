@@ -1,14 +1,15 @@
 // `npm run bench:search-memory -- [N] [--cache-mb M] [--queries-per-language Q] [--index-only [--no-index]] [--build-only]`:
-// the search of N synthetic essays x 14 languages (default 1,000) in one process, as the server holds it
-// (its index read in parts through a cache of M MB, default 128: ARTEFACT_CACHE_MB). Builds the
-// search bundle from the synthetic corpus when it is not there (the bundle step only, no site
-// build; the same folders as `npm run bench:search`), and measures whole answers of the core (a page
-// of 10 with snippets, awaited). `--index-only` writes the search files alone, in process, from the
-// synthetic essays (their Markdown as the text: no rendering, so 10,000 x 14 takes minutes, not an
-// hour) and measures the search's own answer (matches, forms, suggestion, the snippets of the first
-// 10; with `--no-index`, the languages written so far, none written now). Prints the first search in each language from a fresh process (cold: opening the language and
-// reading the parts its words need), the warm p50/p99 over a mixed load (one word, two words,
-// prefixes, one-typo words), and the process's memory after that load.
+// the search of N synthetic essays x 14 languages (default 1,000) in one process, as the server holds
+// it (its index read in parts through a cache of M MB, default 128: ARTEFACT_CACHE_MB). Builds the
+// search bundle from the synthetic corpus when it is not there (the bundle step only, no site build;
+// the same folders as `npm run bench:search`), and times the core's whole answers (a page of 10 with
+// snippets, awaited). `--index-only` writes the search files alone, in process, from the synthetic
+// essays (their Markdown as the text: no rendering, so 10,000 x 14 takes minutes, not an hour) and
+// times the search's own answer (matches, forms, suggestion, the snippets of the first 10); with
+// `--no-index`, over the languages written so far, writing none. Prints the first search in each
+// language from a fresh process (cold: opening the language and reading the parts its words need),
+// a first pass and the warm p50/p99 over a mixed load (one word, two words, prefixes, one-typo
+// words), and the process's memory after that load.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -87,7 +88,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const memory = () => {
   gc?.();
   const m = process.memoryUsage();
-  return `rss ${mb(m.rss)} (heap ${mb(m.heapUsed)}, array buffers ${mb(m.arrayBuffers)})`;
+  return `rss ${mb(m.rss)} (heap ${mb(m.heapUsed)}, external ${mb(m.external)} of which array buffers ${mb(m.arrayBuffers)})`;
 };
 
 const started = performance.now();
