@@ -98,9 +98,9 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
   };
 
   let warming = false;
-  /** One language per task, so requests in between are answered. */
+  /** One language per task, so requests in between are answered; only where files are at hand (a disk: a worker or function reads a language when a search needs it). */
   function warmInBackground() {
-    if (!warm || warming) return;
+    if (!warm || warming || !reader.readSync) return;
     warming = true;
     const rest = LANGUAGE_CODES.filter((l) => !loaded.has(l));
     const next = () => {
