@@ -126,7 +126,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 export async function relevanceBench(dist = resolve('dist/current')): Promise<void> {
   const core = await loadCore(`${dist}/bundle/main`);
   const posts = core.catalog.posts;
-  const source = await loadSearchSource(diskBundle(`${dist}/bundle/main`), posts.length, { warm: false });
+  const source = await (await loadSearchSource(diskBundle(`${dist}/bundle/main`), posts.length, { warm: false })).whole();
   const queries: RelevanceQuery[] = [];
   const docs = new Map<string, Doc[]>();
   for (const lang of LANGUAGE_CODES) {

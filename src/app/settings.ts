@@ -27,7 +27,7 @@ export interface AppSettings {
   mcpAllowedOrigins: string[];
   /** Bytes of computed answers kept for repeated queries (ANSWER_CACHE_MB, default 64; 0 turns it off). */
   answerCacheBytes: number;
-  /** Bytes of the artefact a function or worker keeps of what it read (ARTEFACT_CACHE_MB, default 128; src/artefact/storage.ts). */
+  /** Bytes of the artefact a function, worker or server keeps of what it read (ARTEFACT_CACHE_MB, default 128; src/artefact/storage.ts): on Node, the search indexes' parts. */
   artefactCacheBytes: number;
 }
 

@@ -47,6 +47,8 @@ export const ARTEFACT_CACHE_MB = 128;
 export interface CachedStore extends ArtefactStore {
   /** Bytes held now (at most the bound). */
   readonly held: number;
+  /** The file's bytes when the cache holds them now (null: held as absent), without reading; undefined when it does not. */
+  peek(path: string): Uint8Array | null | undefined;
 }
 
 /**
@@ -75,14 +77,17 @@ export function cachedStore(store: ArtefactStore, maxBytes: number): CachedStore
     get held() {
       return held;
     },
+    peek(path) {
+      if (!kept.has(path)) return undefined;
+      const bytes = kept.get(path)!;
+      // Most recently used last: the Map's order is the eviction order.
+      kept.delete(path);
+      kept.set(path, bytes);
+      return bytes;
+    },
     get(path) {
-      if (kept.has(path)) {
-        const bytes = kept.get(path)!;
-        // Most recently used last: the Map's order is the eviction order.
-        kept.delete(path);
-        kept.set(path, bytes);
-        return Promise.resolve(bytes);
-      }
+      const held = this.peek(path);
+      if (held !== undefined) return Promise.resolve(held);
       let pending = reading.get(path);
       if (!pending) {
         pending = store

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { CachedStore } from '../artefact/storage.ts';
 import type { Core } from '../core/index.ts';
 import type { BundleReader } from './reader.ts';
 import { loadBundleCore } from './load-core.ts';
@@ -26,5 +27,15 @@ export function diskBundle(dir: string): BundleReader {
   };
 }
 
-/** Reads a bundle folder into a core; bodies load on demand and stay cached. */
-export const loadCore = (dir: string, options?: SourceOptions): Promise<Core> => loadBundleCore(diskBundle(dir), options);
+/**
+ * A bundle folder on disk read through `cache`, a store of the disk by absolute path: one per
+ * server, so its bound holds for every root and build the server reads (the parts of the search
+ * indexes, load-source.ts).
+ */
+export function cachedDiskBundle(dir: string, cache: CachedStore): BundleReader {
+  const path = (name: string) => resolve(dir, name);
+  return { ...diskBundle(dir), read: async (name) => (await cache.get(path(name))) ?? undefined, peek: (name) => cache.peek(path(name)) };
+}
+
+/** Reads a bundle folder into a core; bodies load on demand and stay cached (through `cache` when given: cachedDiskBundle). */
+export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore }): Promise<Core> => loadBundleCore(options?.cache ? cachedDiskBundle(dir, options.cache) : diskBundle(dir), options);

@@ -7,6 +7,12 @@ export interface BundleReader {
    * first use (search snippet texts) is read up front.
    */
   readSync?(name: string): Uint8Array | undefined;
+  /**
+   * The file's bytes when the host's bounded cache holds them now, without reading (null: held as
+   * absent); undefined when it does not. A reader without it is read through a cache of the
+   * search's own (load-source.ts).
+   */
+  peek?(name: string): Uint8Array | null | undefined;
 }
 
 const decoder = new TextDecoder();

@@ -6,7 +6,7 @@ import { QUERY_MAX_CHARS } from './params.ts';
 import { runSearch } from './search.ts';
 import { stopWords } from './stopwords.ts';
 import { tokens } from '../search/encoders.ts';
-import type { SearchSource } from './types.ts';
+import type { SearchView } from './types.ts';
 
 /** NLWeb-style answers from the prebuilt indexes: no remote model. */
 export interface AskInput {
@@ -47,7 +47,7 @@ export function askLanguages(input: AskInput): string[] {
   return query ? [...new Set([detectLanguage(query), DEFAULT_LANGUAGE])] : [];
 }
 
-export function ask(index: CatalogIndex, source: SearchSource, input: AskInput): AskAnswer {
+export function ask(index: CatalogIndex, source: SearchView, input: AskInput): AskAnswer {
   const query = typeof input.query === 'string' ? input.query.trim() : '';
   if (!query) throw errors.invalidRequest('"query" is required: a non-blank question or keywords.');
   if ([...query].length > QUERY_MAX_CHARS) throw errors.invalidRequest(`"query" is limited to ${QUERY_MAX_CHARS} characters.`);

@@ -5,7 +5,7 @@ import { languages, product, siteInfo } from './site.ts';
 import { listTerms, postsWithTerms, termPosts, type TermFilter } from './taxonomies.ts';
 import { readContent, type Params } from './params.ts';
 import type { Window } from './window.ts';
-import type { BodyStore, Catalog, SearchSource } from './types.ts';
+import type { BodyStore, Catalog, SearchSource, SearchView } from './types.ts';
 import { runSearch, searchLanguages } from './search.ts';
 import { ask, askLanguages, type AskInput } from './ask.ts';
 import { citePost } from './cite.ts';
@@ -35,14 +35,8 @@ export function createCore(catalog: Catalog, bodies: BodyStore, search: SearchSo
       posts: (kind: TaxonomyKind, slug: string, params: Params) => termPosts(index, kind, slug, params),
     },
     /** Search waits for the languages it reads (a host may read their indexes only now). */
-    search: async (params: Params, window?: Window) => {
-      await search.load(searchLanguages(params));
-      return runSearch(index, search, params, window);
-    },
-    ask: async (input: AskInput) => {
-      await search.load(askLanguages(input));
-      return ask(index, search, input);
-    },
+    search: async (params: Params, window?: Window) => searched(await search.load(searchLanguages(params)), (view) => runSearch(index, view, params, window)),
+    ask: async (input: AskInput) => searched(await search.load(askLanguages(input)), (view) => ask(index, view, input)),
     site: (params: Params) => siteInfo(index, params),
     languages: () => languages(index),
     product: () => product(index),
@@ -50,6 +44,18 @@ export function createCore(catalog: Catalog, bodies: BodyStore, search: SearchSo
 }
 
 export type Core = ReturnType<typeof createCore>;
+
+/**
+ * An answer made from a view that held every part of the index it read: a part found missing is
+ * read and the answer made again. Each round holds what the last lacked, so it ends (a warm query:
+ * one round; a cold one: two, three when a suggestion's words are in parts the query did not read).
+ */
+async function searched<T>(view: SearchView, answer: (view: SearchView) => T): Promise<T> {
+  for (;;) {
+    const out = answer(view);
+    if (!(await view.readMissing())) return out;
+  }
+}
 
 /** The one serialiser, so a static file and a runtime answer are the same bytes. */
 export function toJson(body: unknown): string {

@@ -6,7 +6,7 @@ import { meta, summary, type ResponseMeta, type Summary } from './shape.ts';
 import { snippet } from './snippet.ts';
 import { cut, pageWindow, type Window } from './window.ts';
 import { fold } from '../search/encoders.ts';
-import type { SearchMatch, SearchSource } from './types.ts';
+import type { SearchMatch, SearchView } from './types.ts';
 
 export interface SearchHit extends Summary {
   snippet: string;
@@ -136,7 +136,7 @@ function hitsOf(table: (Found | undefined)[], match: SearchMatch): Hit[] {
  * interleaved, those holding every word first (each list ranks them first; the stable sort keeps
  * the interleaving within each count of missing words).
  */
-function matches(index: CatalogIndex, source: SearchSource, lang: string, fallback: boolean, text: string): Hit[] {
+function matches(index: CatalogIndex, source: SearchView, lang: string, fallback: boolean, text: string): Hit[] {
   const t = tables(index, lang);
   const own = hitsOf(t.own, source.match(lang, text));
   if (!fallback || lang === DEFAULT_LANGUAGE) return own;
@@ -185,7 +185,7 @@ export function searchLanguages(params: Params): string[] {
 }
 
 /** Search in the window given, else in the page the query's `page` and `per_page` name. */
-export function runSearch(index: CatalogIndex, source: SearchSource, params: Params, window?: Window): SearchRun {
+export function runSearch(index: CatalogIndex, source: SearchView, params: Params, window?: Window): SearchRun {
   const text = readSearchText(params);
   const { lang, fallback } = readContent(params);
   const range = window ?? pageWindow(readPage(params));

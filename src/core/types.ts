@@ -155,10 +155,19 @@ export interface SearchMatch {
 /** The prebuilt search indexes, as the core sees them. */
 export interface SearchSource {
   /**
-   * Makes the languages' indexes ready to search (a host that reads them lazily reads them now);
-   * the other methods are called only for languages made ready.
+   * A view of the languages' indexes for one answer (a host that reads them lazily reads each
+   * language's word list now); the view's methods are called only for those languages.
    */
-  load(langs: readonly string[]): Promise<void>;
+  load(langs: readonly string[]): Promise<SearchView>;
+}
+
+/**
+ * The indexes as one answer reads them, synchronously. A word's posts are read in parts (by term
+ * range, docs/search.md): a part that is not at hand reads as no posts and is noted, and
+ * `readMissing` reads what was noted, so an answer is made again until nothing was missing
+ * (searched in core/index.ts).
+ */
+export interface SearchView {
   /** Posts matching words of `text` in `lang` (positions in the catalog's posts), most relevant first. */
   match(lang: string, text: string): SearchMatch;
   /** Plain text of a post's body in a language (the post by its position in the catalog). */
@@ -167,4 +176,6 @@ export interface SearchSource {
   forms(lang: string, text: string): string[];
   /** `text` with each word `lang`'s posts hold in no form replaced by the nearest one they hold, when that finds posts; else undefined. */
   suggest(lang: string, text: string): string | undefined;
+  /** Reads the parts the calls so far found missing and holds them for this view; true when there were any (what was answered may be short of them). */
+  readMissing(): Promise<boolean>;
 }

@@ -4,7 +4,7 @@ import { assembleBuild, contentRoots, type SharedHost } from '../app/build.ts';
 import type { Core } from '../core/index.ts';
 import type { RootSpec } from '../artefact/roots.ts';
 import type { Manifest } from '../artefact/manifest.ts';
-import { ARTEFACT, type ArtefactStore } from '../artefact/storage.ts';
+import { ARTEFACT, type ArtefactStore, type CachedStore } from '../artefact/storage.ts';
 import { loadBundleCore } from '../bundle/load-core.ts';
 import { decodeJson, type BundleReader } from '../bundle/reader.ts';
 
@@ -16,7 +16,10 @@ async function need(store: ArtefactStore, path: string): Promise<Uint8Array> {
 }
 
 /** A root's bundle, read through the store. */
-export const storedBundle = (store: ArtefactStore, root: string): BundleReader => ({ read: async (name) => (await store.get(ARTEFACT.bundle(root, name))) ?? undefined });
+export const storedBundle = (store: ArtefactStore & { peek?: CachedStore['peek'] }, root: string): BundleReader => ({
+  read: async (name) => (await store.get(ARTEFACT.bundle(root, name))) ?? undefined,
+  ...(store.peek ? { peek: (name: string) => store.peek!(ARTEFACT.bundle(root, name)) } : {}),
+});
 
 export interface StoredBuildOptions {
   shared: SharedHost;

@@ -34,6 +34,8 @@ export interface IndexHeader {
   counts: number;
   lengths: number;
   collection: Collection;
+  /** Written with the runs in parts (splitIndex): the vocabulary position of each part's first word. */
+  parts?: number[];
 }
 
 /** A word's run holds at most this many posts (what one query word can match). */
@@ -192,36 +194,164 @@ export function exportOf(header: IndexHeader, bytes: Uint8Array): Uint16Array | 
   return new Width(aligned.buffer as ArrayBuffer, aligned.byteOffset, header.runs / Width.BYTES_PER_ELEMENT);
 }
 
-/** The runs read in place, as the server searches them (no FlexSearch import, no arrays per word). */
+/**
+ * The runs read in place, as the server searches them (no FlexSearch import, no arrays per word):
+ * the table, lengths and averages whole, the ids and counts in parts of consecutive words (a whole
+ * file is one part; a host reads a language's parts one by one, splitIndex).
+ */
 export interface Runs {
-  /** Per word at vocabulary position `i`: its run is `ids[table[i]]` to `ids[table[i + 1]]`. */
+  /** Per word at vocabulary position `i`: its run is ids `table[i]` to `table[i + 1]` (its length: how many posts hold it). */
   table: Uint32Array;
-  ids: Uint16Array | Uint32Array;
-  /** Per id of the runs, the word's packed counts in that post (relevance.ts). */
-  counts: Uint8Array;
   /** Per id, its lengths (head, body) as they are read. */
   lengths: Uint16Array;
   /** Per id, its head's and body's length norms (relevance.ts), made on opening. */
   norms: Float64Array;
   collection: Collection;
+  /** The vocabulary position of each part's first word, ascending from 0. */
+  parts: readonly number[];
+  /** Part `k` when it is at hand; undefined when not (the reader reads it, and the search runs again: load-source.ts). */
+  part: (k: number) => RunPart | undefined;
 }
 
+/** The runs of a part's words: ids and, per id, the word's packed counts in that post (relevance.ts). */
+export interface RunPart {
+  ids: Uint16Array | Uint32Array;
+  counts: Uint8Array;
+  /** The table's number of the part's first id. */
+  base: number;
+}
+
+const aligned = (bytes: Uint8Array) => (bytes.byteOffset % 4 === 0 ? bytes : bytes.slice());
+
+/** The table (words + 1 numbers) and the lengths, over the bytes of the whole file or of `{lang}.words.bin` (at `at`). */
+function tableAndLengths(header: IndexHeader, bytes: Uint8Array, vocabularySize: number, at: { table: number; lengths: number }) {
+  const { buffer, byteOffset, byteLength } = aligned(bytes);
+  const table = new Uint32Array(buffer as ArrayBuffer, byteOffset + at.table, vocabularySize + 1);
+  const lengths = new Uint16Array(buffer as ArrayBuffer, byteOffset + at.lengths, (byteLength - at.lengths) / 2);
+  return { table, lengths, norms: lengthNorms(lengths, header.collection), collection: header.collection };
+}
+
+/** The runs of the whole file (what a build writes, and reads back to update it): one part. */
 export function openRuns(header: IndexHeader, bytes: Uint8Array, vocabularySize: number): Runs {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const { buffer, byteOffset } = aligned;
+  const whole = aligned(bytes);
+  const { buffer, byteOffset } = whole;
   const Width = header.width === 32 ? Uint32Array : Uint16Array;
-  const table = new Uint32Array(buffer as ArrayBuffer, byteOffset + header.runs, vocabularySize + 1);
-  const postings = table[vocabularySize]!;
-  const lengths = new Uint16Array(buffer as ArrayBuffer, byteOffset + header.lengths, (aligned.byteLength - header.lengths) / 2);
-  return {
-    table,
-    ids: new Width(buffer as ArrayBuffer, byteOffset + header.runs + table.byteLength, postings),
+  const base = tableAndLengths(header, whole, vocabularySize, { table: header.runs, lengths: header.lengths });
+  const postings = base.table[vocabularySize]!;
+  const part: RunPart = {
+    ids: new Width(buffer as ArrayBuffer, byteOffset + header.runs + base.table.byteLength, postings),
     counts: new Uint8Array(buffer as ArrayBuffer, byteOffset + header.counts, postings),
-    lengths,
-    norms: lengthNorms(lengths, header.collection),
-    collection: header.collection,
+    base: 0,
   };
+  return { ...base, parts: [0], part: () => part };
 }
 
-/** The ranked posts holding the word at `position`, in place. */
-export const runOf = ({ table, ids }: Runs, position: number) => ids.subarray(table[position]!, table[position + 1]!);
+/** The part holding the word at `position`. */
+export function partOf(runs: Runs, position: number): RunPart | undefined {
+  const { parts } = runs;
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (parts[mid]! <= position) lo = mid;
+    else hi = mid - 1;
+  }
+  return runs.part(lo);
+}
+
+const NO_RUN = new Uint32Array(0);
+
+/** The ranked posts holding the word at `position`, in place (none when its part is not at hand). */
+export function runOf(runs: Runs, position: number): Uint16Array | Uint32Array {
+  const part = partOf(runs, position);
+  return part ? part.ids.subarray(runs.table[position]! - part.base, runs.table[position + 1]! - part.base) : NO_RUN;
+}
+
+/**
+ * A part holds the runs of consecutive words up to about this many bytes (ids and counts; a word's
+ * run is never cut, so one word in many posts may make a larger part). What one query word reads
+ * is its part (and those of its forms and typos): 64 KiB read from a disk or a CDN is one read.
+ */
+export const PART_BYTES = 64 * 1024;
+
+/** A language's index as hosts read it (splitIndex). */
+export interface IndexFiles {
+  /** The header, with `parts` (each part's first word). */
+  header: IndexHeader;
+  /** FlexSearch's export (`{lang}.index.bin`): only a build updating the index reads it. */
+  exported: Uint8Array;
+  /** The table and the posts' lengths (`{lang}.words.bin`), read with the vocabulary. */
+  words: Uint8Array;
+  /** Per part, its ids then their counts (`{lang}.runs.{k}.bin`). */
+  parts: Uint8Array[];
+}
+
+/** Where the lengths start in `{lang}.words.bin`: after the table. */
+const wordsLayout = (vocabularySize: number) => ({ table: 0, lengths: 4 * (vocabularySize + 1) });
+
+/**
+ * The whole file cut for reading in parts: the export, the table with the lengths, and the runs by
+ * term range, each part the runs of consecutive vocabulary words up to PART_BYTES. A function of
+ * the whole file's bytes alone, so an updated index and a clean build's cut the same.
+ */
+export function splitIndex(header: IndexHeader, data: Uint8Array, vocabularySize: number, partBytes = PART_BYTES): IndexFiles {
+  const { table } = tableAndLengths(header, data, vocabularySize, { table: header.runs, lengths: header.lengths });
+  const width = header.width / 8;
+  const parts: number[] = [];
+  let size = 0;
+  for (let at = 0; at < vocabularySize; at++) {
+    const bytes = (table[at + 1]! - table[at]!) * (width + 1);
+    if (parts.length === 0 || (size > 0 && size + bytes > partBytes)) {
+      parts.push(at);
+      size = 0;
+    }
+    size += bytes;
+  }
+  const ids = header.runs + table.byteLength;
+  const files = parts.map((first, k) => {
+    const [from, to] = [table[first]!, table[parts[k + 1] ?? vocabularySize]!];
+    const out = new Uint8Array((to - from) * (width + 1));
+    out.set(data.subarray(ids + from * width, ids + to * width));
+    out.set(data.subarray(header.counts + from, header.counts + to), (to - from) * width);
+    return out;
+  });
+  const words = new Uint8Array(table.byteLength + data.byteLength - header.lengths);
+  words.set(data.subarray(header.runs, header.runs + table.byteLength));
+  words.set(data.subarray(header.lengths), table.byteLength);
+  return { header: { ...header, parts }, exported: data.slice(0, header.runs), words, parts: files };
+}
+
+/** The whole file again from its cut (splitIndex): what an update of the index reads. */
+export function joinIndex({ header, exported, words, parts }: IndexFiles, vocabularySize: number): Uint8Array {
+  const tableBytes = 4 * (vocabularySize + 1);
+  const width = header.width / 8;
+  const data = new Uint8Array(header.lengths + words.byteLength - tableBytes);
+  data.set(exported.subarray(0, header.runs));
+  data.set(words.subarray(0, tableBytes), header.runs);
+  data.set(words.subarray(tableBytes), header.lengths);
+  let ids = header.runs + tableBytes;
+  let counts = header.counts;
+  for (const part of parts) {
+    const n = part.byteLength / (width + 1);
+    data.set(part.subarray(0, n * width), ids);
+    data.set(part.subarray(n * width), counts);
+    ids += n * width;
+    counts += n;
+  }
+  return data;
+}
+
+/** The runs as a host reads them: the table and lengths from `{lang}.words.bin`, each part (`{lang}.runs.{k}.bin`) when `part` has it. */
+export function openParts(header: IndexHeader, words: Uint8Array, vocabularySize: number, part: (k: number) => RunPart | undefined): Runs {
+  return { ...tableAndLengths(header, words, vocabularySize, wordsLayout(vocabularySize)), parts: header.parts ?? [0], part };
+}
+
+/** A part's bytes read in place: ids at the index's width from its start, then their counts. */
+export function readPart(header: IndexHeader, table: Uint32Array, k: number, bytes: Uint8Array): RunPart {
+  const parts = header.parts ?? [0];
+  const Width = header.width === 32 ? Uint32Array : Uint16Array;
+  const base = table[parts[k]!]!;
+  const n = table[parts[k + 1] ?? table.length - 1]! - base;
+  const { buffer, byteOffset } = aligned(bytes);
+  return { ids: new Width(buffer as ArrayBuffer, byteOffset, n), counts: new Uint8Array(buffer as ArrayBuffer, byteOffset + n * Width.BYTES_PER_ELEMENT, n), base };
+}

@@ -1,94 +1,104 @@
 import { LANGUAGE_CODES } from '../core/languages.ts';
-import type { SearchSource } from '../core/types.ts';
+import type { SearchSource, SearchView } from '../core/types.ts';
 import { languageSearch, otherFormsOf, query, suggestion, unitsIn, type LanguageSearch } from './search-index.ts';
 import type { StemTable } from './stem-groups.ts';
-import { openRuns, type IndexHeader } from './index-codec.ts';
+import { openParts, readPart, type IndexHeader, type RunPart } from './index-codec.ts';
 import { openTexts } from './texts-codec.ts';
 import { decodeJson, type BundleReader } from '../bundle/reader.ts';
+import { ARTEFACT_CACHE_MB, cachedStore } from '../artefact/storage.ts';
 
 export interface LoadedSearchSource extends SearchSource {
-  /** Milliseconds each language took to load on its first use (index and snippet texts). */
+  /** Milliseconds each language took to open on its first use (its word list, table and snippet texts). */
   readonly loadMs: ReadonlyMap<string, number>;
-  /** Loads every language not loaded yet. */
-  loadAll(): void;
+  /** Every language open and every part of its runs read and held by one view (benches: the whole index in memory). */
+  whole(): Promise<SearchView>;
 }
 
 export interface SourceOptions {
-  /** Load the other languages in the background after a first search (a server); a build searches once for an example. */
+  /** Open the other languages in the background after a first search (a server); a build searches once for an example. */
   warm?: boolean;
   /**
    * Whether the search files must be there now (a server fails at start without them). The build's
    * pages never search and start while the bundle step still writes them: false.
    */
   present?: boolean;
+  /** Bytes of parts kept in memory when the reader has no cache of its own (ARTEFACT_CACHE_MB; default 128 MB). */
+  cacheBytes?: number;
 }
 
-const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.index.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`, `search/${lang}.stems.json`];
+/** What opens a language: its header, table and lengths, word list, stems and snippet texts. */
+const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.words.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`, `search/${lang}.stems.json`];
+/** A part of a language's runs (index-codec.ts, splitIndex). */
+const PART = (lang: string, k: number) => `search/${lang}.runs.${k}.bin`;
 
 interface Language {
+  header: IndexHeader;
   search: LanguageSearch;
   text: (id: number) => string | undefined;
 }
 
+/** Parts read in place, by their bytes: a part the cache still holds is not read again. */
+const opened = new WeakMap<Uint8Array, RunPart>();
+
+/** A reader without a cache of its own (a disk), read through one for the parts. */
+function withCache(reader: BundleReader, bytes: number): Required<Pick<BundleReader, 'peek'>> & BundleReader {
+  const store = cachedStore({ get: async (name) => (await reader.read(name)) ?? null }, bytes);
+  return { read: async (name) => (await store.get(name)) ?? undefined, peek: (name) => store.peek(name) };
+}
+
 /**
- * The prebuilt indexes (no re-indexing at start-up), each language opened on its first use, so a
- * server is ready before any is read; after the first search the others load in the background,
- * one per task, so later requests seldom wait for one. A host that can read its files at any time
- * (a disk) reads a language's files then; one that cannot (a worker, a function reading the
- * artefact from its CDN) reads a language's bytes when a search first needs it (`load`) and opens
- * them on first use. Index ids are positions in the catalog's posts (`ids` of them).
+ * The prebuilt indexes (no re-indexing at start-up), each language opened on its first search, so
+ * a server is ready before any is read; after the first search the others open in the background,
+ * one per task. Opening reads a language's word list, table and lengths, stems and snippet texts;
+ * the posts of its words (the runs) are read in parts by term range, each when a query first needs
+ * it, and kept in a bounded cache (the host's, else one of PART's own of `cacheBytes`): memory for
+ * runs stays within the cache whatever the corpus. Index ids are positions in the catalog's posts
+ * (`ids` of them).
  */
-export async function loadSearchSource(reader: BundleReader, ids: number, { warm = true, present = true }: SourceOptions = {}): Promise<LoadedSearchSource> {
-  const need = (name: string, bytes: Uint8Array | undefined) => {
+export async function loadSearchSource(reader: BundleReader, ids: number, { warm = true, present = true, cacheBytes = ARTEFACT_CACHE_MB * 1024 * 1024 }: SourceOptions = {}): Promise<LoadedSearchSource> {
+  const need = (name: string, bytes: Uint8Array | null | undefined) => {
     if (!bytes) throw new Error(`the bundle has no ${name}`);
     return bytes;
   };
-  /** A language's files read ahead of its first use, by hosts without synchronous reads. */
-  const fetched = new Map<string, Promise<Uint8Array[]>>();
-  const fetchFiles = (lang: string) => {
-    let files = fetched.get(lang);
-    if (!files) {
-      files = Promise.all(FILES(lang).map(async (n) => need(n, await reader.read(n))));
-      // A failed read is tried again by the next search.
-      files.catch(() => fetched.delete(lang));
-      fetched.set(lang, files);
-    }
-    return files;
-  };
-  const preread = new Map<string, Uint8Array[]>();
+  const parts = reader.peek ? (reader as Required<Pick<BundleReader, 'peek'>> & BundleReader) : withCache(reader, cacheBytes);
   // A bundle without search files fails at start, not at a first search (only the small headers are read).
   if (reader.readSync && present) for (const lang of LANGUAGE_CODES) need(FILES(lang)[0]!, reader.readSync(FILES(lang)[0]!));
 
   const loaded = new Map<string, Language>();
+  const opening = new Map<string, Promise<Language>>();
   const loadMs = new Map<string, number>();
-  function language(lang: string): Language {
-    let hit = loaded.get(lang);
-    if (hit) return hit;
-    const started = performance.now();
-    const files = preread.get(lang) ?? (reader.readSync ? FILES(lang).map((n) => need(n, reader.readSync!(n))) : undefined);
-    if (!files) throw new Error(`search: ${lang} was not loaded before its first use`);
-    const [header, data, words, texts, stems] = files;
-    const vocabulary = decodeJson<string[]>(words!);
-    const runs = openRuns(decodeJson<IndexHeader>(header!), data!, vocabulary.length);
-    const text = openTexts(texts!);
-    hit = { search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!), text), text };
-    preread.delete(lang);
-    loaded.set(lang, hit);
-    loadMs.set(lang, performance.now() - started);
+  function open(lang: string): Promise<Language> {
+    let pending = opening.get(lang);
+    if (!pending) {
+      pending = (async () => {
+        // A disk's files are read as they are, outside the cache: it is for the parts (a language's texts would push them out).
+        const files = await Promise.all(FILES(lang).map(async (n) => need(n, reader.readSync ? reader.readSync(n) : await reader.read(n))));
+        const started = performance.now();
+        const [headerBytes, words, vocabularyBytes, texts, stems] = files;
+        const header = decodeJson<IndexHeader>(headerBytes!);
+        const vocabulary = decodeJson<string[]>(vocabularyBytes!);
+        // The view searching sets which parts it reads (view below).
+        const runs = openParts(header, words!, vocabulary.length, () => undefined);
+        const text = openTexts(texts!);
+        const language = { header, search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!), text), text };
+        loaded.set(lang, language);
+        loadMs.set(lang, performance.now() - started);
+        return language;
+      })();
+      // A failed read is tried again by the next search.
+      pending.catch(() => opening.delete(lang));
+      opening.set(lang, pending);
+    }
+    return pending;
+  }
+  const languageOf = (lang: string) => {
+    const hit = loaded.get(lang);
+    if (!hit) throw new Error(`search: ${lang} was not loaded before its first use`);
     return hit;
-  }
-  async function load(langs: readonly string[]): Promise<void> {
-    if (reader.readSync) return;
-    await Promise.all(
-      langs.filter((l) => !loaded.has(l) && !preread.has(l) && LANGUAGE_CODES.includes(l)).map(async (l) => {
-        const files = await fetchFiles(l);
-        if (!loaded.has(l)) preread.set(l, files);
-      }),
-    );
-  }
-  const loadAll = () => void LANGUAGE_CODES.forEach(language);
+  };
+
   let warming = false;
-  /** One language per task, so requests in between are answered (Node: the others read a language when a search needs it). */
+  /** One language per task, so requests in between are answered; only where files are at hand (a disk: a worker or function reads a language when a search needs it). */
   function warmInBackground() {
     if (!warm || warming || !reader.readSync) return;
     warming = true;
@@ -96,29 +106,87 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     const next = () => {
       const lang = rest.shift();
       if (!lang) return;
-      language(lang);
-      setTimeout(next, 0).unref?.();
+      open(lang).then(
+        () => setTimeout(next, 0).unref?.(),
+        () => setTimeout(next, 0).unref?.(),
+      );
     };
     setTimeout(next, 0).unref?.();
   }
+
+  /**
+   * One answer's view: the parts it read are held by it (the cache may drop them meanwhile), a part
+   * neither it nor the cache holds is noted and read by `readMissing`.
+   */
+  function view(): SearchView & { readAll(lang: string): void } {
+    const held = new Map<string, RunPart>();
+    const missing = new Map<string, [lang: string, k: number]>();
+    const partOf = (lang: string, language: Language) => (k: number) => {
+      const name = PART(lang, k);
+      let part = held.get(name);
+      if (part) return part;
+      const bytes = parts.peek(name);
+      if (!bytes) {
+        missing.set(name, [lang, k]);
+        return undefined;
+      }
+      held.set(name, (part = partFrom(language, k, bytes)));
+      return part;
+    };
+    /** The language, its runs reading this view's parts (the search is synchronous: no other view reads it meanwhile). */
+    const use = (lang: string) => {
+      const language = languageOf(lang);
+      language.search.runs.part = partOf(lang, language);
+      return language;
+    };
+    return {
+      match(lang, text) {
+        const { ids, units, missing: lacks, words, written } = query(use(lang).search, text);
+        warmInBackground();
+        return { ids, missing: (id) => unitsIn(units, lacks.get(id) ?? 0), terms: (id) => unitsIn(words, written(id)) };
+      },
+      text: (lang, id) => languageOf(lang).text(id),
+      forms: (lang, text) => otherFormsOf(use(lang).search, text),
+      suggest(lang, text) {
+        const search = use(lang).search;
+        const suggested = suggestion(search, text);
+        if (suggested === undefined) return undefined;
+        // The suggestion must find a post holding all its words (those rank first).
+        const { ids, missing: lacks } = query(search, suggested);
+        return ids.length > 0 && !lacks.has(ids[0]!) ? suggested : undefined;
+      },
+      /** Notes every part of `lang` it does not hold (read by readMissing). */
+      readAll(lang) {
+        const { search } = use(lang);
+        for (let k = 0; k < search.runs.parts.length; k++) search.runs.part(k);
+      },
+      async readMissing() {
+        if (missing.size === 0) return false;
+        const wanted = [...missing];
+        missing.clear();
+        await Promise.all(wanted.map(async ([name, [lang, k]]) => held.set(name, partFrom(languageOf(lang), k, need(name, await parts.read(name))))));
+        return true;
+      },
+    };
+  }
+  const partFrom = (language: Language, k: number, bytes: Uint8Array) => {
+    let part = opened.get(bytes);
+    if (!part) opened.set(bytes, (part = readPart(language.header, language.search.runs.table, k, bytes)));
+    return part;
+  };
+
   return {
     loadMs,
-    loadAll,
-    load,
-    match(lang, text) {
-      const { ids, units, missing, words, written } = query(language(lang).search, text);
-      warmInBackground();
-      return { ids, missing: (id) => unitsIn(units, missing.get(id) ?? 0), terms: (id) => unitsIn(words, written(id)) };
+    async load(langs) {
+      await Promise.all(langs.filter((l) => LANGUAGE_CODES.includes(l)).map(open));
+      return view();
     },
-    text: (lang, id) => language(lang).text(id),
-    forms: (lang, text) => otherFormsOf(language(lang).search, text),
-    suggest(lang, text) {
-      const search = language(lang).search;
-      const suggested = suggestion(search, text);
-      if (suggested === undefined) return undefined;
-      // The suggestion must find a post holding all its words (those rank first).
-      const { ids, missing } = query(search, suggested);
-      return ids.length > 0 && !missing.has(ids[0]!) ? suggested : undefined;
+    async whole() {
+      const all = view();
+      await Promise.all(LANGUAGE_CODES.map(open));
+      for (const lang of LANGUAGE_CODES) all.readAll(lang);
+      await all.readMissing();
+      return all;
     },
   };
 }

@@ -3,7 +3,7 @@ import { fold, segment, SPLIT, tokens } from './encoders.ts';
 import { language } from '../core/languages.ts';
 import { holdsNear, queryUnits, type QueryUnit } from './query-units.ts';
 import type { Ids } from '../core/types.ts';
-import { runOf, type Runs } from './index-codec.ts';
+import { partOf, runOf, type Runs } from './index-codec.ts';
 import { bodyCount, headCount, idf, wordScore, type SearchDoc } from './relevance.ts';
 import { lowerBound, stemGroups, stemTable, type StemGroups, type StemTable } from './stem-groups.ts';
 import { editDistance, hasStemmer, ideographic, stem, typoEdits, withoutParticle } from './word-forms.ts';
@@ -346,7 +346,7 @@ function writesRun(search: LanguageSearch, id: number, run: string, budget: { fo
  */
 export function query(search: LanguageSearch, text: string): Match {
   const { runs, marks } = search;
-  const { table, ids: runIds, counts, norms, collection } = runs;
+  const { table, norms, collection } = runs;
   const { seen, wordTier, head, body, tier: rank, score, inQuery, mask, written } = marks;
   const { words, units } = unitsOf(search.lang, text);
   const names = units.map((u) => u.name);
@@ -364,7 +364,10 @@ export function query(search: LanguageSearch, text: string): Match {
     const touched: number[] = [];
     tiers.forEach((positions, tier) => {
       for (const position of positions) {
-        for (let k = table[position]!, end = table[position + 1]!; k < end; k++) {
+        const part = partOf(runs, position);
+        if (!part) continue;
+        const { ids: runIds, counts, base } = part;
+        for (let k = table[position]! - base, end = table[position + 1]! - base; k < end; k++) {
           const id = runIds[k]!;
           const c = counts[k]!;
           if (seen[id] !== wordMark) {
@@ -507,6 +510,8 @@ export function suggestion(search: LanguageSearch, text: string): string | undef
 export function surfaceForm(search: LanguageSearch, position: number): string {
   const cache = (search.surface ??= new Map());
   let form = cache.get(position);
+  // Without its run's part at hand (read, then searched again) it is not known yet.
+  if (form === undefined && !partOf(search.runs, position)) return search.vocabulary[position]!;
   if (form === undefined) {
     if (cache.size >= REMEMBERED) cache.clear();
     cache.set(position, (form = writtenForm(search, position)));

@@ -39,7 +39,8 @@ function decodeUnits(bytes: Uint8Array): string {
 export function openTexts(bytes: Uint8Array): (id: number) => string | undefined {
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const count = new Uint32Array(aligned.buffer as ArrayBuffer, aligned.byteOffset, 1)[0]!;
-  const offsets = new Uint32Array(aligned.buffer as ArrayBuffer, aligned.byteOffset + 4, count + 1);
+  // A copy: a view would keep the file's bytes alive beside the texts decoded from them.
+  const offsets = new Uint32Array(aligned.buffer as ArrayBuffer, aligned.byteOffset + 4, count + 1).slice();
   const all = decodeUnits(aligned.subarray(4 * (count + 2)));
   return (id) => (id < count && offsets[id + 1]! > offsets[id]! ? all.slice(offsets[id], offsets[id + 1]) : undefined);
 }

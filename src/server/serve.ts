@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { loadCore } from '../bundle/load-bundle.ts';
+import { cachedStore } from '../artefact/storage.ts';
+import { diskStore } from '../artefact/disk-store.ts';
 import { PUBLISH, ROOTS, type BuildLayout } from '../artefact/roots.ts';
 import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
@@ -64,10 +66,12 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     if (!services.has(name)) services.set(name, contact!.serviceFor(name, url));
     return services.get(name);
   };
+  // What the server keeps of the bundles it reads (the search indexes' parts): one bound for every root and build.
+  const artefact = cachedStore(diskStore('/'), config.artefactCacheBytes);
   const rootsOf = (layout: BuildLayout): Promise<Root[]> =>
     contentRoots(
       state.signingSecret,
-      (name) => loadCore(layout.bundle(name)),
+      (name) => loadCore(layout.bundle(name), { cache: artefact }),
       (root, core) => contactFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
     );
   const shared: SharedHost = {

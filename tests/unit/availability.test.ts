@@ -25,7 +25,7 @@ function core(serveStale: boolean) {
     pages: [{ slug: 'about', entries: { en, fr: tr('available'), de: tr('stale') } }],
     menu: [{ kind: 'page', slug: 'about' }],
   };
-  return createCore(catalog, { get: async () => body }, { load: async () => {}, match: () => ({ ids: [], missing: () => [], terms: () => [] }), text: () => undefined, forms: () => [], suggest: () => undefined });
+  return createCore(catalog, { get: async () => body }, { load: async () => ({ match: () => ({ ids: [], missing: () => [], terms: () => [] }), text: () => undefined, forms: () => [], suggest: () => undefined, readMissing: async () => false }) });
 }
 
 const q = (s: string) => new URLSearchParams(s);

@@ -7,14 +7,15 @@ import { availableLanguages } from '../../core/availability.ts';
 import { LANGUAGE_CODES } from '../../core/languages.ts';
 import type { Catalog } from '../../core/types.ts';
 import { createIndex, exportIndex, indexText } from '../../search/search-index.ts';
-import { encodeIndex, type IndexHeader } from '../../search/index-codec.ts';
+import { encodeIndex, joinIndex, splitIndex, type IndexHeader } from '../../search/index-codec.ts';
 import { encodeTexts } from '../../search/texts-codec.ts';
 import { stemTable } from '../../search/stem-groups.ts';
 import { postStats, type SearchDoc } from '../../search/relevance.ts';
 import { updatedIndex } from './search-update.ts';
 
-/** A language's files besides its digest. */
-const FILES = ['index.json', 'index.bin', 'texts.bin', 'vocabulary.json', 'stems.json'];
+/** A language's files besides its digest and its runs' parts (`runs.{k}.bin`, as many as its header's `parts`). */
+const FILES = ['index.json', 'index.bin', 'words.bin', 'texts.bin', 'vocabulary.json', 'stems.json'];
+const partFile = (lang: string, k: number) => `${lang}.runs.${k}.bin`;
 
 /** The live bundle's search indexes, and what is known of how this build's posts differ from its. */
 export interface LiveSearch {
@@ -24,11 +25,11 @@ export interface LiveSearch {
   posts?: { slugs: readonly string[]; changed: ReadonlySet<string> };
 }
 
-type Doc = { id: number; head: string; body: string };
+export type Doc = { id: number; head: string; body: string };
 const indexed = (lang: string, { id, head, body }: Doc): SearchDoc => ({ id, head: indexText(lang, head), all: indexText(lang, `${head} \n ${body}`) });
 
 /** Every document indexed by FlexSearch, encoded with each word's counts, and the sorted vocabulary. */
-async function built(lang: string, docs: readonly Doc[]): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] }> {
+export async function built(lang: string, docs: readonly Doc[]): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] }> {
   const index = createIndex();
   const vocabulary = new Set<string>();
   const all = docs.map((doc) => indexed(lang, doc));
@@ -42,21 +43,45 @@ async function built(lang: string, docs: readonly Doc[]): Promise<{ header: Inde
 
 /** The live index with the changed documents updated (search-update.ts); undefined when it must be built in full. */
 async function liveUpdated(lang: string, docs: readonly Doc[], live: string, changed: ReadonlySet<number>): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] } | undefined> {
-  const read = (file: string) => readFile(join(live, `${lang}.${file}`));
-  const [header, bytes, vocabulary] = await Promise.all([read('index.json'), read('index.bin'), read('vocabulary.json')]).catch(() => []);
-  if (!header || !bytes || !vocabulary) return undefined;
+  const read = (file: string) => readFile(join(live, file)).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  const [headerBytes, exported, words, vocabularyBytes] = await Promise.all([read(`${lang}.index.json`), read(`${lang}.index.bin`), read(`${lang}.words.bin`), read(`${lang}.vocabulary.json`)]).catch(() => []);
+  if (!headerBytes || !exported || !words || !vocabularyBytes) return undefined;
+  const header = JSON.parse(Buffer.from(headerBytes).toString()) as IndexHeader;
+  const vocabulary = JSON.parse(Buffer.from(vocabularyBytes).toString()) as string[];
+  const parts = await Promise.all((header.parts ?? []).map((_, k) => read(partFile(lang, k)))).catch(() => undefined);
+  if (!header.parts || !parts) return undefined;
   const now = docs.filter((d) => changed.has(d.id)).map((d) => indexed(lang, d));
   return updatedIndex(
-    { header: JSON.parse(header.toString()) as IndexHeader, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), vocabulary: JSON.parse(vocabulary.toString()) as string[] },
+    { header, bytes: joinIndex({ header, exported, words, parts }, vocabulary.length), vocabulary },
     changed,
     now,
     docs.map((d) => d.id),
   );
 }
 
+/** A language's files (but its digest): the index cut in parts, its texts by id (`ids` of them), vocabulary and stems. */
+export async function writeLanguage(dir: string, lang: string, { header, data, words }: { header: IndexHeader; data: Uint8Array; words: string[] }, docs: readonly Doc[], ids: number): Promise<void> {
+  const files = splitIndex(header, data, words.length);
+  await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(files.header));
+  await writeFile(join(dir, `${lang}.index.bin`), files.exported);
+  await writeFile(join(dir, `${lang}.words.bin`), files.words);
+  for (const [k, part] of files.parts.entries()) await writeFile(join(dir, partFile(lang, k)), part);
+  const bodies: (string | undefined)[] = [];
+  for (const { id, body } of docs) bodies[id] = body;
+  await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: ids }, (_, id) => bodies[id])));
+  await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
+  await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
+}
+
+/** How many parts the live index of `lang` was cut in; undefined for an index written whole (before parts), which is built again. */
+async function livePartCount(dir: string, lang: string): Promise<number | undefined> {
+  const header = await readFile(join(dir, `${lang}.index.json`), 'utf8').catch(() => undefined);
+  return header === undefined ? undefined : (JSON.parse(header) as IndexHeader).parts?.length;
+}
+
 /**
  * One exported FlexSearch index per language over the posts available in it (by the site's
- * stale policy) in the compact form of index-codec.ts, its sorted vocabulary, and each entry's plain text for
+ * stale policy) in the compact form of index-codec.ts, cut by term range for reading in parts (splitIndex), its sorted vocabulary, and each entry's plain text for
  * snippets (texts-codec.ts), and its words' stems (stem-groups.ts). A language whose documents are the live build's keeps its files; one
  * where a few posts changed (and the posts kept their ids) is updated from the live index.
  */
@@ -85,21 +110,16 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     // A language whose posts did not change since the live build (made by the same code) keeps its index.
     const digest = inputs.digest('hex');
     const digestFile = `${lang}.digest`;
-    if (live && (await readFile(join(live.dir, digestFile), 'utf8').catch(() => '')) === digest) {
-      for (const file of [...FILES.map((f) => `${lang}.${f}`), digestFile]) placeFile(join(live.dir, file), join(dir, file));
+    const liveParts = live && (await readFile(join(live.dir, digestFile), 'utf8').catch(() => '')) === digest ? await livePartCount(live.dir, lang) : undefined;
+    if (live && liveParts !== undefined) {
+      const parts = Array.from({ length: liveParts }, (_, k) => partFile(lang, k));
+      for (const file of [...FILES.map((f) => `${lang}.${f}`), ...parts, digestFile]) placeFile(join(live.dir, file), join(dir, file));
       taken++;
       continue;
     }
     const update = sameIds && live ? await liveUpdated(lang, docs, live.dir, changed) : undefined;
     if (update) updated++;
-    const { header, data, words } = update ?? (await built(lang, docs));
-    const bodies: (string | undefined)[] = [];
-    for (const { id, body } of docs) bodies[id] = body;
-    await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(header));
-    await writeFile(join(dir, `${lang}.index.bin`), data);
-    await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: catalog.posts.length }, (_, id) => bodies[id])));
-    await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
-    await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
+    await writeLanguage(dir, lang, update ?? (await built(lang, docs)), docs, catalog.posts.length);
     await writeFile(join(dir, digestFile), digest);
   }
   return { taken, updated };

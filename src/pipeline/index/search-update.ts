@@ -128,7 +128,8 @@ function updatedStats(live: LiveIndex, words: readonly string[], keep: (id: numb
     counts(at, into) {
       const was = livePosition.get(words[at]!);
       if (was !== undefined) {
-        for (let k = runs.table[was]!; k < runs.table[was + 1]!; k++) if (keep(runs.ids[k]!)) into[runs.ids[k]!] = runs.counts[k]!;
+        const { ids, counts } = runs.part(0)!;
+        for (let k = runs.table[was]!; k < runs.table[was + 1]!; k++) if (keep(ids[k]!)) into[ids[k]!] = counts[k]!;
       }
       fresh.counts(at, into);
     },
