@@ -20,7 +20,7 @@ import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts'
 import { exportTmx } from '../src/translate/exchange/tmx.ts';
 import { fromCsv, fromTbx, glossaryLists, importGlossary, toCsv, toTbx } from '../src/translate/exchange/glossary-files.ts';
 import { readFile } from 'node:fs/promises';
-import { loadAll, loadPages, stamp, status, termNameGaps, translateState, verify, verifyRefusal } from '../src/translate/translation-status.ts';
+import { englishText, loadAll, loadPages, stamp, status, termNameGaps, translateState, verify, verifyRefusal } from '../src/translate/translation-status.ts';
 import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipeline/load/posts.ts';
 
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
@@ -93,7 +93,7 @@ async function statusTable(root: string, posts: PostSource[], all: Translatable[
     const sources = p.english.format === 'md' ? segmentTexts(documentText(p.english, p.english.body), { protect }) : [];
     const mark = (c: string) => {
       // Written with another glossary, or from segments the English no longer has: `translate` makes it again, so it is not counted available here either.
-      const state = translateState(states[c]!, memory, c, sources, glossary);
+      const state = translateState(states[c]!, memory, c, sources, glossary, englishText(p));
       if (state === 'glossary') return MARK.glossary;
       // A person's text kept under a changed English: published as stale until reviewed.
       const review = p.translations.find((t) => t.lang === c)?.needs_review.length ?? 0;

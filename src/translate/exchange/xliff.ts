@@ -1,6 +1,6 @@
 import type { PhrasingContent } from 'mdast';
 import { XMLParser } from 'fast-xml-parser';
-import { escapeText, inlineMarkdown } from '../inline-markup.ts';
+import { escapeText, inlineMarkdown, renumber } from '../inline-markup.ts';
 import { segmentDocument, type DocumentText, type SegmentedDocument, type SegmentOptions } from '../segments.ts';
 
 /**
@@ -69,7 +69,6 @@ export function alignSlots(english: readonly PhrasingContent[], translation: rea
 }
 
 /** Tagged text with its placeholder numbers changed through `to` (see alignSlots). */
-export const renumber = (tagged: string, to: (n: number) => number) => tagged.replace(/(<(?:a|x) i=")(\d+)"/g, (_, head: string, n: string) => `${head}${to(Number(n))}"`);
 
 /** Tagged text as XLIFF inline content. */
 function inlineXliff(tagged: string, dataIds: Set<number>): string {
