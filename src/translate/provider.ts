@@ -25,6 +25,8 @@ export interface Provider {
   translate(segments: readonly string[], lang: string, note?: string, context?: readonly (SegmentContext | undefined)[]): Promise<string[]>;
   /** A language model: it is offered the memory's fuzzy matches as examples (SegmentContext.similar). */
   readsExamples?: boolean;
+  /** The engine is given the glossary's fixed translations its own way (DeepL's glossaries, a model's prompt); the others get them as placeholders (fixed-terms.ts). */
+  takesFixedTerms?: boolean;
   /** Tokens billed so far, for the engines billed by tokens (language models): the cost report reads it. */
   usage?: { inputTokens: number; outputTokens: number };
 }

@@ -79,21 +79,24 @@ export function splitSentences(tagged: string, lang: string): string[] {
   return cutAt(
     tagged,
     [...segmenterFor(lang).segment(text)].filter(({ index }) => index > 0).map(({ index }) => [end[index - 1]!, start[index]!]),
+    !UNSPACED.has(lang),
   );
 }
 
 /**
  * A tagged text cut at the first place of each range where no tag is open; a cut inside a link or
- * emphasis is not made, and a piece too little to stand alone ("2.", a placeholder) joins what follows.
+ * emphasis is not made, nor (in a language that spaces its sentences) one with no space beside it
+ * (`<em>Stop. </em>Go`: joined again with a space, the text would change), and a piece too little
+ * to stand alone ("2.", a placeholder) joins what follows.
  */
-function cutAt(tagged: string, ranges: readonly [number, number][]): string[] {
+function cutAt(tagged: string, ranges: readonly [number, number][], spaced = true): string[] {
   const closed = closedAt(tagged);
   const pieces: string[] = [];
   let from = 0;
   for (const [low, high] of ranges) {
     let cut = -1;
     for (let p = low; p <= high && cut < 0; p++) if (closed(p)) cut = p;
-    if (cut <= from || !hasWords(tagged.slice(from, cut))) continue;
+    if (cut <= from || !hasWords(tagged.slice(from, cut)) || (spaced && !/\s/.test(tagged[cut - 1] ?? '') && !/\s/.test(tagged[cut] ?? ''))) continue;
     pieces.push(tagged.slice(from, cut));
     from = cut;
   }

@@ -2,6 +2,7 @@ import { contentProblem, glossaryProblem, repeatedAnswers } from './checks.ts';
 import { engineKey, segmentEngineKey, termPattern, writtenRecord, type Glossary } from './glossary.ts';
 import { PERSON, REVIEW, type TranslationMemory } from './memory.ts';
 import { QuotaError, batches, providerLabel, type Provider, type SegmentContext } from './provider.ts';
+import { INFLECTING, termPlaceholders } from './fixed-terms.ts';
 import { alignSentences, joinSentences, sentenceProblem, sentencesOf, type Sentence } from './sentences.ts';
 import { segmentDocument, type DocumentText, type SegmentedDocument, type SegmentOptions } from './segments.ts';
 import { sendWithRetry, type RetryPolicy } from './send.ts';
@@ -181,9 +182,14 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
     job.memory.putMachine(u.text, job.lang, keysOf(u.text)[0]!, t);
     assemble(u.i);
   };
+  // An engine with no way of its own to take fixed translations gets them as placeholders, unless the language inflects nouns (fixed-terms.ts).
+  const placeholders = job.glossary && !job.provider.takesFixedTerms && !INFLECTING[job.lang] ? job.glossary : undefined;
   const send = async (list: Unit[], note?: string) => {
     outcome.sent += list.length;
-    return sendWithRetry(job.provider, list.map((u) => u.text), job.lang, job.retry, note, list.map((u) => u.context));
+    const texts = list.map((u) => u.text);
+    if (!placeholders) return sendWithRetry(job.provider, texts, job.lang, job.retry, note, list.map((u) => u.context));
+    const terms = termPlaceholders(texts, placeholders, job.lang);
+    return terms.restore(await sendWithRetry(job.provider, terms.texts, job.lang, job.retry, note, list.map((u) => u.context)));
   };
   try {
     const retry: { u: Unit; problem: string; canned?: string }[] = [];

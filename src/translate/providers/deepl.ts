@@ -88,6 +88,7 @@ export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary, timeoutMs = R
   return {
     id: 'deepl',
     version: DEEPL_VERSION,
+    takesFixedTerms: true,
     async prepare() {
       try {
         offered = new Set((await client.getTargetLanguages()).map((l) => l.code.toLowerCase()));

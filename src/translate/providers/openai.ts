@@ -162,5 +162,6 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
     translate,
     usage,
     readsExamples: true,
+    takesFixedTerms: true,
   };
 }
