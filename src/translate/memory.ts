@@ -38,6 +38,8 @@ export interface MemoryData {
    * a new segment can be offered the translation of a similar one (fuzzy matches).
    */
   sources?: Record<string, string>;
+  /** `<lang> <provider>:<version>`: this engine's entries into the language are kept per sentence too (translate-post.ts upgradeMemory). */
+  upgraded?: string[];
 }
 
 /** [English digest, text written, author]. */
@@ -108,6 +110,15 @@ export class TranslationMemory {
   putMachine(source: string, lang: string, engine: string, text: string): void {
     (this.entry(source, lang).machine ??= {})[engine] = text;
     this.remember(source);
+  }
+
+  /** Has this engine's memory into the language been brought up to sentences (once; later entries are kept so as they are put)? */
+  upgraded(lang: string, label: string): boolean {
+    return this.data.upgraded?.includes(`${lang} ${label}`) === true;
+  }
+
+  markUpgraded(lang: string, label: string): void {
+    (this.data.upgraded ??= []).push(`${lang} ${label}`);
   }
 
   /** Is a segment's English text kept (for fuzzy matches)? */

@@ -151,7 +151,9 @@ export async function translatePost(job: PostTranslation): Promise<Outcome> {
     if (problem === undefined) accept(i, t, false);
     else outcome.failed.push({ where: doc.segments[i]!.where, reason: problem });
   };
-  for (const i of partial.keys()) if (partial.get(i)!.texts.every((t) => t !== undefined)) {
+  // Every sentence known (a paragraph whose sentences were reordered, or each met elsewhere): nothing to send.
+  for (const [i, entry] of partial) {
+    if (entry.texts.some((t) => t === undefined)) continue;
     outcome.fromMemory++;
     assemble(i);
   }
@@ -244,11 +246,15 @@ function rememberSentences(memory: TranslationMemory, source: string, translatio
  * English segment of several sentences whose translation by this engine the memory holds is kept
  * per sentence as well, where it cuts into the same sentences; every segment's English is kept for
  * fuzzy matches. Run on every post the command reads, sent or not, so a later edit of one sentence
- * sends that sentence. Returns how many entries were added (the memory is then saved by the caller).
+ * sends that sentence; once per language and engine (what it puts later it keeps per sentence as
+ * it goes). Returns how many changes were made (the memory is then saved by the caller).
  */
 export function upgradeMemory(memory: TranslationMemory, english: SegmentedDocument, lang: string, label: string, glossary: Glossary | undefined): number {
+  // Nothing written into the language yet: nothing to bring up (and no memory file made for it).
+  if (!memory.hasRecord(lang) || memory.upgraded(lang, label)) return 0;
+  memory.markUpgraded(lang, label);
   const keysOf = (text: string) => [...new Set([segmentEngineKey(label, glossary, lang, text), engineKey(label, glossary)])];
-  let added = 0;
+  let added = 1;
   for (const { text } of english.segments) {
     const hit = memory.lookup(text, lang, keysOf(text));
     if (!hit || hit.human) continue;
