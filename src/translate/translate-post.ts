@@ -250,9 +250,10 @@ function rememberSentences(memory: TranslationMemory, source: string, translatio
  * it goes). Returns how many changes were made (the memory is then saved by the caller).
  */
 export function upgradeMemory(memory: TranslationMemory, english: SegmentedDocument, lang: string, label: string, glossary: Glossary | undefined): number {
-  // Nothing written into the language yet: nothing to bring up (and no memory file made for it).
-  if (!memory.hasRecord(lang) || memory.upgraded(lang, label)) return 0;
+  if (memory.upgraded(lang, label)) return 0;
   memory.markUpgraded(lang, label);
+  // Nothing written into the language yet: nothing to bring up; marked all the same (saved with what this run writes), and no memory file made for it alone.
+  if (!memory.hasRecord(lang)) return 0;
   const keysOf = (text: string) => [...new Set([segmentEngineKey(label, glossary, lang, text), engineKey(label, glossary)])];
   let added = 1;
   for (const { text } of english.segments) {
