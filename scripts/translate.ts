@@ -14,7 +14,8 @@ page (content/pages/, e.g. about); none: every post and page.
   --lang fr,de             only these languages (repeatable; default: every routed language)
   --missing, --stale       only missing, or only stale translations (default: both)
   --provider NAME          this engine for every language (apertium, deepl, google, libretranslate, openai)
-  --dry-run                what would be sent, and its estimated price; nothing is sent or written
+  --dry-run                what would be sent (whole segments, or the edited sentences), the memory's
+                           fuzzy matches of it, and its estimated price; nothing is sent or written
   --max-chars N            send at most N characters in this run
   --replace                translate anew a stale translation made outside Folio (its text is replaced)
   --retranslate-reviewed   send the English under a person's text awaiting review; the engine's replaces it

@@ -4,7 +4,7 @@
 // `stamp --unstamped` records the English source hash; `verify <slug> <lang>...` records a person's review.
 // `export --format xliff <slug> <lang> [--out FILE]` writes one translation as XLIFF 2.1 for a CAT tool;
 // `import FILE` takes it back as a person's work; `export --format tmx|tbx|csv` the memory (TMX) or the glossary,
-// `import FILE.tbx|.csv` a glossary (src/translate/exchange/).
+// `import FILE.tmx` translations as a person's work, `import FILE.tbx|.csv` a glossary (src/translate/exchange/).
 // A mistake is one line and exit 2 (`--verbose` adds the stack).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { gitUserName, reviewDate } from '../src/translate/reviewer.ts';
 import { loadGlossary } from '../src/translate/glossary.ts';
 import { ExchangeError } from '../src/translate/exchange/xliff.ts';
 import { exportPost, importPost } from '../src/translate/exchange/xliff-post.ts';
-import { exportTmx } from '../src/translate/exchange/tmx.ts';
+import { exportTmx, importTmx } from '../src/translate/exchange/tmx.ts';
 import { fromCsv, fromTbx, glossaryLists, importGlossary, toCsv, toTbx } from '../src/translate/exchange/glossary-files.ts';
 import { readFile } from 'node:fs/promises';
 import { loadAll, loadPages, stamp, status, termNameGaps, translationMarks, verify, verifyRefusal } from '../src/translate/translation-status.ts';
@@ -23,7 +23,7 @@ import type { FolderSource, PageEnglishSource, PostSource } from '../src/pipelin
 /** A post or a standalone page (content/pages/): both are stamped and verified alike. */
 type Translatable = FolderSource<PageEnglishSource>;
 
-const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... [--by NAME] [--force] | export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] | import FILE.xlf|.tbx|.csv  [--root DIR] [--verbose] (--help for more)';
+const USAGE = 'usage: npm run translations -- status | stamp <slug> <lang>... | stamp --unstamped | verify <slug> <lang>... [--by NAME] [--force] | export --format xliff <slug> <lang> [--out FILE] | export --format tmx|tbx|csv [--out FILE] | import FILE.xlf|.tmx|.tbx|.csv  [--root DIR] [--verbose] (--help for more)';
 const HELP: Record<string, string> = {
   '': `${USAGE}
 
@@ -33,7 +33,7 @@ const HELP: Record<string, string> = {
   verify <slug> <lang>...   records a person's review (verified: true, by whom, when), approving the text kept for review
   export --format xliff <slug> <lang> [--out FILE]   one translation as XLIFF 2.1 for a CAT tool
   export --format tmx|tbx|csv [--out FILE]           the memory (TMX 1.4b) or the glossary (TBX, CSV)
-  import FILE.xlf|.tbx|.csv                          a translation back as a person's work, or a glossary
+  import FILE.xlf|.tmx|.tbx|.csv                     translations back as a person's work (XLIFF, TMX), or a glossary
   --root DIR                the content folder (default: content)
   --verbose                 a mistake's stack trace too
 Each command takes --help.`,
@@ -63,11 +63,12 @@ XLIFF 2.1: one unit per segment of the English (code, images and HTML as protect
 emphasis as protected pairs, the English file as the skeleton), the translation's text as targets where it
 lines up. TMX 1.4b: the memory, each English segment with its aligned translations. TBX (TBX-Core) or CSV:
 the glossary. To stdout, or to FILE with --out.`,
-  import: `usage: npm run translations -- import FILE.xlf|.tbx|.csv [--root DIR]
+  import: `usage: npm run translations -- import FILE.xlf|.tmx|.tbx|.csv [--root DIR]
 
 An XLIFF file: each unit's source must still be the English's segment (else refused, naming the unit); the
 changed targets are written into the translation as a person's work, other blocks keep their bytes, nothing is
-written when nothing changed. A TBX or CSV file: the glossary, checked before it is kept.`,
+written when nothing changed. A TMX file: every post's and page's segments whose current English it holds take
+its text in each of its languages, the same way. A TBX or CSV file: the glossary, checked before it is kept.`,
 };
 const MARK = { available: '✓', stale: 'stale', missing: '·', unstamped: 'unstamped', glossary: 'glossary' } as const;
 
@@ -209,7 +210,9 @@ try {
       const wrote = await importGlossary(root, kind === 'tbx' ? fromTbx(text, slug) : fromCsv(text, slug));
       console.log(wrote ? `imported ${join(root, 'glossary.yaml')}: the glossary now lists what ${slug} lists` : `unchanged ${join(root, 'glossary.yaml')}: ${slug} lists what it lists`);
     } else if (kind === 'tmx') {
-      throw new ExchangeError(`${slug}: importing TMX into the memory needs per-segment authorship in the memory (issue 40 item 1), not there yet: import the translations as XLIFF`);
+      const { changed, files, skipped } = await importTmx(all, slug, await readFile(slug, 'utf8'), await loadGlossary(root));
+      for (const line of skipped) console.error(`translations: ${line}`);
+      console.log(changed ? `imported ${slug}: ${changed} segment${changed === 1 ? '' : 's'} changed in ${files.join(', ')}, recorded as a person's` : `unchanged: ${slug} holds what the translations hold`);
     } else {
       const { file, changed } = await importPost(all, slug, await loadGlossary(root));
       console.log(changed ? `imported ${file}: ${changed} segment${changed === 1 ? '' : 's'} changed, recorded as a person's` : `unchanged ${file}: nothing to write`);

@@ -1,4 +1,5 @@
 import { termPattern } from './glossary.ts';
+import { holdsTerm, INFLECTING } from './fixed-terms.ts';
 import { unescapeText, URL_OR_EMAIL } from './inline-markup.ts';
 
 /**
@@ -116,15 +117,16 @@ export function repeatedAnswers(sources: readonly string[], answers: readonly st
 /**
  * The glossary's fixed translations: where the English segment has a term (a whole word, in any
  * case: it may begin a sentence), the translation must have the one given for the language (in
- * any case, inside a longer word too: German compounds). Returns the reason, or undefined.
+ * any case, inside a longer word too: German compounds; inflected, where the language inflects
+ * nouns: fixed-terms.ts holdsTerm). Returns the reason, or undefined.
  */
 export function glossaryProblem(terms: Record<string, Record<string, string>>, source: string, translated: string, lang: string): string | undefined {
   const from = unescapeText(words(source));
-  const to = unescapeText(words(translated)).toLocaleLowerCase(lang);
+  const to = unescapeText(words(translated));
   for (const [term, byLang] of Object.entries(terms)) {
     const wanted = byLang[lang];
     if (wanted === undefined || !termPattern([term], 'iu')!.test(from)) continue;
-    if (!to.includes(wanted.toLocaleLowerCase(lang))) return `the glossary's "${term}" is "${wanted}" in ${lang}, not found in the translation`;
+    if (!holdsTerm(to, wanted, lang)) return `the glossary's "${term}" is "${wanted}" in ${lang}, not found in the translation${INFLECTING[lang] ? ' (in any inflected form)' : ''}`;
   }
   return undefined;
 }

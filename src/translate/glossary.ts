@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { TRANSLATED_CODES } from '../core/languages.ts';
 import type { WrittenGlossary } from './memory.ts';
+import { wordsOf } from './inline-markup.ts';
 
 /**
  * `content/glossary.yaml` (optional): terms no engine may translate (product names, code words),
@@ -92,14 +93,60 @@ export async function loadGlossary(contentDir: string): Promise<Glossary | undef
   return { doNotTranslate, terms, digest: createHash('sha256').update(canonical).digest('base64url').slice(0, 10), protect: keep };
 }
 
-/** A memory key's engine part: the provider's label, and the glossary's digest when there is one. */
+/**
+ * The memory key of the whole glossary (`<provider>:<version>+g<digest>`): what every segment was
+ * keyed by before keys named only the entries a segment holds (segmentEngineKey). Still read, so a
+ * memory made then is used, and moved to the new key, as long as the glossary is the same.
+ */
 export const engineKey = (label: string, glossary: Glossary | undefined) => (glossary ? `${label}+g${glossary.digest}` : label);
 
-/** What a written file records of the glossary it was made with (memory.ts). */
-export const writtenRecord = (glossary: Glossary | undefined): WrittenGlossary | undefined => (glossary ? { digest: glossary.digest, keep: glossary.doNotTranslate } : undefined);
+const matchers = new Map<string, RegExp>();
+/** A fixed term as the check finds it: a whole word, in any case. */
+export const fixedTermMatcher = (term: string) => matchers.get(term) ?? matchers.set(term, termPattern([term], 'iu')!).get(term)!;
+
+/** The fixed terms a segment holds (by its words, as the check reads them) with their translation into the language. */
+export function fixedTermsIn(glossary: Glossary | undefined, text: string, lang: string): [string, string][] {
+  if (!glossary) return [];
+  const read = wordsOf(text);
+  return Object.entries(glossary.terms).flatMap(([term, byLang]) => (byLang[lang] !== undefined && fixedTermMatcher(term).test(read) ? [[term, byLang[lang]] as [string, string]] : []));
+}
+
+/**
+ * A segment's memory key in a language: the engine's label and, when the segment holds fixed
+ * terms, the digest of their entries into that language (`<provider>:<version>+g<digest>`). An
+ * edited entry changes the key of the segments holding its term alone, so only they are sent
+ * again; a kept term (do_not_translate) is a placeholder in the segment's text, which is the key's other half.
+ */
+export function segmentEngineKey(label: string, glossary: Glossary | undefined, lang: string, text: string): string {
+  const held = fixedTermsIn(glossary, text, lang).sort(([a], [b]) => (a < b ? -1 : 1));
+  return held.length ? `${label}+g${createHash('sha256').update(JSON.stringify(held)).digest('base64url').slice(0, 10)}` : label;
+}
+
+/** What a written file records of the glossary it was made with (memory.ts): its digest, the kept terms, and the fixed translations into its language. */
+export const writtenRecord = (glossary: Glossary | undefined, lang?: string): WrittenGlossary | undefined =>
+  glossary
+    ? {
+        digest: glossary.digest,
+        keep: glossary.doNotTranslate,
+        ...(lang === undefined ? {} : { terms: Object.fromEntries(Object.entries(glossary.terms).flatMap(([term, byLang]) => (byLang[lang] === undefined ? [] : [[term, byLang[lang]]]))) }),
+      }
+    : undefined;
 
 /**
  * A file Folio wrote with another glossary than the current one (or without one): the command
- * translates it again, so an edited glossary reaches every translation.
+ * translates it again, so an edited glossary reaches every translation. With the file's English
+ * (`english`: its words, as raw text) and language, only an edit that touches it counts: a kept
+ * term added or removed that the English holds (as written), or a fixed translation into the
+ * language added, changed or removed whose term it holds (in any case). A record without its
+ * fixed translations (written before they were kept) counts any edit.
  */
-export const glossaryChanged = (written: WrittenGlossary | undefined, glossary: Glossary | undefined) => written !== undefined && written.digest !== (glossary?.digest ?? '');
+export function glossaryChanged(written: WrittenGlossary | undefined, glossary: Glossary | undefined, english?: { text: string; lang: string }): boolean {
+  if (written === undefined || written.digest === (glossary?.digest ?? '')) return false;
+  if (!english || !written.terms) return true;
+  const now = writtenRecord(glossary, english.lang) ?? { digest: '', keep: [], terms: {} };
+  const keep = [...written.keep.filter((t) => !now.keep.includes(t)), ...now.keep.filter((t) => !written.keep.includes(t))];
+  const before = written.terms;
+  const after = now.terms ?? {};
+  const fixed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((t) => before[t] !== after[t]);
+  return termPattern(keep)?.test(english.text) === true || fixed.some((t) => fixedTermMatcher(t).test(english.text));
+}

@@ -31,6 +31,14 @@ export const unescapeText = (s: string) =>
 
 /** A URL or an e-mail address in text: never sent to an engine (a placeholder holds it), and checked unchanged in what comes back. */
 export const URL_OR_EMAIL = /\b(?:https?:\/\/|www\.)[^\s<>"']*[^\s<>"'.,;:!?)\]]|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/gu;
+/** The words of tagged text as a reader reads them: tags as spaces, entities as their characters. */
+export const wordsOf = (tagged: string) => unescapeText(tagged.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim());
+
+/**
+ * Has the tagged text any words worth sending: letters outside tags, URLs and e-mail addresses?
+ * A number, a URL or code alone (a table cell of figures) needs no translation and is not sent.
+ */
+export const hasWords = (tagged: string) => /\p{L}/u.test(unescapeText(tagged.replace(/<[^>]*>/g, ' ')).replace(URL_OR_EMAIL, ' '));
 const URL_SPLIT = new RegExp(`(${URL_OR_EMAIL.source})`, 'u');
 const ONLY_URL = new RegExp(`^\\s*(?:${URL_OR_EMAIL.source})\\s*$`, 'u');
 
@@ -96,6 +104,9 @@ export function decodePlain(text: string, slots: readonly PhrasingContent[]): st
 }
 
 export class MarkupError extends Error {}
+
+/** Tagged text with its links' and placeholders' numbers changed (`to(n)`): emphasis has none. */
+export const renumber = (tagged: string, to: (n: number) => number) => tagged.replace(/(<(?:a|x) i=")(\d+)"/g, (_, head: string, n: string) => `${head}${to(Number(n))}"`);
 
 const TAG = /<(\/?)(em|strong|del|a|x)(?:\s+i="(\d+)")?\s*(\/?)>/gi;
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { writeWhole } from '../fs/write-whole.ts';
+import { similarity } from './similarity.ts';
 
 /**
  * A post's segment translation memory, kept beside it (`content/posts/<slug>/.translation-memory.json`,
@@ -32,6 +33,13 @@ export interface MemoryData {
    * checksum whether the file was written.
    */
   pending?: Record<string, { checksum: string; written: WrittenSegment[]; glossary?: WrittenGlossary }>;
+  /**
+   * English segment digest -> its text (segments and sentences put since sentences were kept), so
+   * a new segment can be offered the translation of a similar one (fuzzy matches).
+   */
+  sources?: Record<string, string>;
+  /** `<lang> <provider>:<version>`: this engine's entries into the language are kept per sentence too (translate-post.ts upgradeMemory). */
+  upgraded?: string[];
 }
 
 /** [English digest, text written, author]. */
@@ -49,6 +57,8 @@ export const fileChecksum = (text: string) => createHash('sha256').update(text).
 export interface WrittenGlossary {
   digest: string;
   keep: string[];
+  /** The fixed translations into the file's language (term -> translation); none recorded: written before they were kept. */
+  terms?: Record<string, string>;
 }
 
 export const MEMORY_FILE = '.translation-memory.json';
@@ -78,16 +88,68 @@ export class TranslationMemory {
     return (byLang[lang] ??= {});
   }
 
-  /** What a segment becomes in a language: a person's correction first (`review` when its English changed since), else this engine's earlier output. */
-  lookup(source: string, lang: string, engine: string): { text: string; human: boolean; review?: boolean } | undefined {
+  /**
+   * What a segment becomes in a language: a person's correction first (`review` when its English
+   * changed since), else this engine's earlier output. `engine` may be several keys, the current
+   * one first: an output found under an older key (see glossary.ts segmentEngineKey) is copied to it.
+   */
+  lookup(source: string, lang: string, engine: string | readonly string[]): { text: string; human: boolean; review?: boolean } | undefined {
     const e = this.data.segments[segmentKey(source)]?.[lang];
     if (e?.human !== undefined) return { text: e.human, human: true, ...(e.review ? { review: true } : {}) };
-    const machine = e?.machine?.[engine];
+    const machine = this.machine(source, lang, typeof engine === 'string' ? [engine] : engine);
     return machine === undefined ? undefined : { text: machine, human: false };
+  }
+
+  /** This engine's earlier output for a segment (or a sentence), under the first key that has one; copied to the first key. */
+  machine(source: string, lang: string, engines: readonly string[]): string | undefined {
+    const machine = this.data.segments[segmentKey(source)]?.[lang]?.machine;
+    const found = engines.find((k) => machine?.[k] !== undefined);
+    if (found === undefined) return undefined;
+    if (found !== engines[0]) this.putMachine(source, lang, engines[0]!, machine![found]!);
+    return machine![found];
   }
 
   putMachine(source: string, lang: string, engine: string, text: string): void {
     (this.entry(source, lang).machine ??= {})[engine] = text;
+    this.remember(source);
+  }
+
+  /** Has this engine's memory into the language been brought up to sentences (once; later entries are kept so as they are put)? */
+  upgraded(lang: string, label: string): boolean {
+    return this.data.upgraded?.includes(`${lang} ${label}`) === true;
+  }
+
+  markUpgraded(lang: string, label: string): void {
+    (this.data.upgraded ??= []).push(`${lang} ${label}`);
+  }
+
+  /** Is a segment's English text kept (for fuzzy matches)? */
+  knows(source: string): boolean {
+    return this.data.sources?.[segmentKey(source)] !== undefined;
+  }
+
+  /** Keeps a segment's English text, so later segments like it can be offered its translation. */
+  remember(source: string): void {
+    (this.data.sources ??= {})[segmentKey(source)] = source;
+  }
+
+  /**
+   * The segment most like this one (at least `minimum` similar: see similarity.ts) whose
+   * translation into the language the memory holds, a person's first: a fuzzy match, offered to
+   * a language model as an example. The segment itself is not its own match.
+   */
+  similar(source: string, lang: string, minimum: number): { source: string; translation: string; similarity: number } | undefined {
+    let best: { source: string; translation: string; similarity: number } | undefined;
+    const own = segmentKey(source);
+    for (const [digest, english] of Object.entries(this.data.sources ?? {})) {
+      if (digest === own) continue;
+      const e = this.data.segments[digest]?.[lang];
+      const translation = e?.human ?? Object.values(e?.machine ?? {})[0];
+      if (translation === undefined) continue;
+      const ratio = similarity(source, english, best?.similarity ?? minimum);
+      if (ratio >= (best?.similarity ?? minimum) && ratio > 0 && (!best || ratio > best.similarity)) best = { source: english, translation, similarity: ratio };
+    }
+    return best;
   }
 
   /** Drops a person's text awaiting review for this English (`--retranslate-reviewed`: an engine's replaces it). */

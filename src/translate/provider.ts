@@ -22,9 +22,22 @@ export interface Provider {
    * `note` says why an earlier translation of these segments was refused, for an engine that can be
    * told (a language model); the others ignore it.
    */
-  translate(segments: readonly string[], lang: string, note?: string): Promise<string[]>;
+  translate(segments: readonly string[], lang: string, note?: string, context?: readonly (SegmentContext | undefined)[]): Promise<string[]>;
+  /** A language model: it is offered the memory's fuzzy matches as examples (SegmentContext.similar). */
+  readsExamples?: boolean;
+  /** The engine is given the glossary's fixed translations its own way (DeepL's glossaries, a model's prompt); the others get them as placeholders (fixed-terms.ts). */
+  takesFixedTerms?: boolean;
   /** Tokens billed so far, for the engines billed by tokens (language models): the cost report reads it. */
   usage?: { inputTokens: number; outputTokens: number };
+}
+
+/**
+ * What an engine that can read it is told beside a segment, never translated itself: the whole
+ * paragraph a sentence sent alone comes from, and a similar segment's translation from the memory.
+ */
+export interface SegmentContext {
+  paragraph?: string;
+  similar?: { source: string; translation: string; similarity: number };
 }
 
 /**

@@ -1,14 +1,14 @@
 import { writeWhole } from '../fs/write-whole.ts';
 import { join } from 'node:path';
 import { TRANSLATED_CODES } from '../core/languages.ts';
-import { loadAll, loadPages, status, translateState } from './translation-status.ts';
+import { englishText, loadAll, loadPages, status, translateState } from './translation-status.ts';
 import { sourceHash } from '../pipeline/derive/source-hash.ts';
 import { createProvider } from './providers/index.ts';
 import { providerLabel, SetupError, type Provider } from './provider.ts';
 import { loadTranslationSettings, providerFor, type TranslationSettings } from './settings.ts';
 import { MEMORY_FILE, TranslationMemory } from './memory.ts';
 import { engineKey, loadGlossary } from './glossary.ts';
-import { adoptTranslation, englishSegments, journalWrite, translatePost } from './translate-post.ts';
+import { adoptTranslation, englishSegments, journalWrite, translatePost, upgradeMemory } from './translate-post.ts';
 import { killPoint } from './kill-point.ts';
 import { removeLeftoverTemps } from '../fs/leftover-temps.ts';
 import { documentText } from './segments.ts';
@@ -133,9 +133,14 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
     let adopted = 0;
     for (const t of post.translations) if (t.format === 'md' && states[t.lang] === 'available' && !memory.hasRecord(t.lang) && adoptTranslation(memory, t.lang, english, documentText(t, t.body), glossary)) adopted++;
     if (adopted && !dryRun) await memory.save();
+    // A memory kept per paragraph (before sentences were) gains its sentences, so a later one-sentence edit sends one sentence.
+    let upgraded = 0;
+    for (const [lang, provider] of routes) upgraded += upgradeMemory(memory, source, lang, providerLabel(provider), glossary);
+    if (upgraded && !dryRun) await memory.save();
+    const words = englishText(post);
     for (const [lang, provider] of routes) {
-      // A file Folio wrote with another glossary is as stale as one whose English changed.
-      const seen = translateState(states[lang]!, memory, lang, sources, glossary);
+      // A file Folio wrote with another glossary is as stale as one whose English changed, where the edit touches its English.
+      const seen = translateState(states[lang]!, memory, lang, sources, glossary, words);
       const existing = post.translations.find((t) => t.lang === lang);
       // Written with another glossary, or holding a person's text to review (reviewed since: its flag goes): stale.
       const state = seen === 'glossary' || (seen === 'available' && existing?.needs_review.length) ? 'stale' : seen;
@@ -166,9 +171,9 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
         retry: retryFor(provider),
         retranslateReviewed: options.retranslateReviewed,
       }).catch((e: Error) => fail(`${post.slug} (${lang}): ${e instanceof SetupError ? '' : `${provider.id} failed: `}${e.message}`));
-      const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person${outcome.review.length ? `, ${outcome.review.length} to review` : ''})` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.segments - outcome.fromMemory : outcome.sent} (${outcome.chars} characters)`;
+      const line = `${post.slug} ${lang} (${provider.id}): ${outcome.segments} segments, ${outcome.fromMemory} from memory${outcome.human ? ` (${outcome.human} by a person${outcome.review.length ? `, ${outcome.review.length} to review` : ''})` : ''}, ${dryRun ? 'to send' : 'sent'} ${dryRun ? outcome.toSend : outcome.sent} (${outcome.chars} characters)`;
       const row = perLanguage.get(lang) ?? { provider: provider.id, segments: 0, chars: 0 };
-      row.segments += outcome.segments - outcome.fromMemory;
+      row.segments += outcome.toSend;
       row.chars += outcome.chars;
       perLanguage.set(lang, row);
       totals.segments += outcome.segments;
@@ -190,6 +195,8 @@ export async function runTranslation(options: RunOptions): Promise<RunSummary> {
       }
       if (dryRun) {
         log(line);
+        // The memory's fuzzy matches: what a language model is shown as an example beside the new English.
+        for (const f of outcome.fuzzy) log(`  ${post.slug} ${lang}: ${f.where}: fuzzy match ${Math.floor(f.similarity * 100)} % ("${f.source.length > 60 ? `${f.source.slice(0, 60)}…` : f.source}")`);
         continue;
       }
       if (!outcome.result) {

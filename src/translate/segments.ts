@@ -3,7 +3,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import { bodyLineOffset } from '../pipeline/load/body-line.ts';
-import { decodeInline, decodePlain, encodeInline, encodePlain, inlineMarkdown, MarkupError, unescapeText, URL_OR_EMAIL, type Tagged } from './inline-markup.ts';
+import { decodeInline, decodePlain, encodeInline, encodePlain, hasWords, inlineMarkdown, MarkupError, unescapeText, type Tagged } from './inline-markup.ts';
 
 /** What a translation is made of: the English front matter's words and the Markdown body. */
 export interface DocumentText {
@@ -53,12 +53,6 @@ export interface SegmentedDocument {
 const parser = unified().use(remarkParse).use(remarkGfm);
 
 export const parseMarkdown = (body: string): Root => parser.parse(body) as Root;
-
-/**
- * Has the tagged text any words worth sending: letters outside tags, URLs and e-mail addresses?
- * A number, a URL or code alone (a table cell of figures) needs no translation and is not sent.
- */
-const hasWords = (tagged: string) => /\p{L}/u.test(unescapeText(tagged.replace(/<[^>]*>/g, ' ')).replace(URL_OR_EMAIL, ' '));
 
 interface Block {
   start: number;

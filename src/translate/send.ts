@@ -1,4 +1,4 @@
-import { QuotaError, RetryableError, type Provider } from './provider.ts';
+import { QuotaError, RetryableError, type Provider, type SegmentContext } from './provider.ts';
 import type { Pace, Rate } from './pace.ts';
 
 export interface RetryPolicy {
@@ -27,7 +27,7 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500 };
  * provider's Retry-After when it gave one, else an exponential backoff with jitter. A quota error
  * is thrown at once: the run stops and keeps what it has.
  */
-export async function sendWithRetry(provider: Provider, segments: readonly string[], lang: string, policy: RetryPolicy = DEFAULT_RETRY, note?: string): Promise<string[]> {
+export async function sendWithRetry(provider: Provider, segments: readonly string[], lang: string, policy: RetryPolicy = DEFAULT_RETRY, note?: string, context?: readonly (SegmentContext | undefined)[]): Promise<string[]> {
   const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const now = policy.now ?? Date.now;
   const chars = segments.reduce((n, s) => n + s.length, 0);
@@ -42,7 +42,7 @@ export async function sendWithRetry(provider: Provider, segments: readonly strin
     }
     const started = now();
     try {
-      return await provider.translate(segments, lang, note);
+      return await provider.translate(segments, lang, note, context?.some((c) => c !== undefined) ? context : undefined);
     } catch (e) {
       if (e instanceof QuotaError || !(e instanceof RetryableError) || attempt >= policy.attempts) throw e;
       if (e.retryAfterMs !== undefined && policy.maxRetryAfterMs !== undefined && e.retryAfterMs > policy.maxRetryAfterMs) {

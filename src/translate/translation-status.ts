@@ -45,11 +45,12 @@ export function status(post: Translatable): StatusRow {
  * A translation's state as `translate` takes it: an available file Folio wrote with another
  * glossary is `glossary`, and one written from segments the English no longer has (its summary or
  * cover alt text edited or added: neither is in the source hash) is stale, as is one whose English
- * changed. `sources` are the English's segments as the memory keys them.
+ * changed. `sources` are the English's segments as the memory keys them; `english`, its words as
+ * raw text: given, a glossary edit counts only where it touches them (glossary.ts glossaryChanged).
  */
-export function translateState(state: StatusRow['states'][string], memory: TranslationMemory, lang: string, sources: readonly string[], glossary: Glossary | undefined): StatusRow['states'][string] | 'glossary' {
+export function translateState(state: StatusRow['states'][string], memory: TranslationMemory, lang: string, sources: readonly string[], glossary: Glossary | undefined, english?: string): StatusRow['states'][string] | 'glossary' {
   if (state !== 'available') return state;
-  if (glossaryChanged(memory.writtenGlossary(lang), glossary)) return 'glossary';
+  if (glossaryChanged(memory.writtenGlossary(lang), glossary, english === undefined ? undefined : { text: english, lang })) return 'glossary';
   return (memory.staleCount(lang, sources) ?? 0) > 0 ? 'stale' : state;
 }
 
@@ -72,13 +73,16 @@ export async function translationMarks(post: Translatable, glossary: Glossary | 
   const sources = post.english.format === 'md' ? segmentTexts(documentText(post.english, post.english.body), { protect: glossary?.protect }) : [];
   const marks: Record<string, TranslationMark> = {};
   for (const lang of TRANSLATED_CODES) {
-    const state = translateState(states[lang]!, memory, lang, sources, glossary);
+    const state = translateState(states[lang]!, memory, lang, sources, glossary, englishText(post));
     const review = state === 'available' ? (post.translations.find((t) => t.lang === lang)?.needs_review.length ?? 0) : 0;
     const changed = state === 'stale' ? memory.staleCount(lang, sources) : undefined;
     marks[lang] = { state, review, ...(changed === undefined ? {} : { changed }) };
   }
   return marks;
 }
+
+/** A post's English words as raw text (title, summary, cover alt text and body), where a glossary edit is looked for. */
+export const englishText = (post: Translatable) => [post.english.title, post.english.summary ?? '', 'featured_image_alt' in post.english ? String(post.english.featured_image_alt ?? '') : '', post.english.body].join('\n');
 
 /** Sets fields of a translation's front matter (each replacing where it is written) and removes `remove`, and returns the file. */
 async function setFields(post: Translatable, lang: string, fields: Record<string, string>, remove: string[] = []): Promise<string> {

@@ -201,6 +201,23 @@ describe('npm run translate with DeepL, against a local DeepL API v2 server', ()
     assert.match(await readFile(join(other, 'posts', 'small-tools', 'de.md'), 'utf8'), /Klappmesser/);
   });
 
+  test('one English sentence edited: that sentence alone is sent, with its paragraph as DeepL\'s context', async () => {
+    const root = await copy();
+    const first = await translate(root, ['--provider', 'deepl', '--lang', 'de', 'small-tools']);
+    assert.equal(first.code, 0, first.out);
+    const en = join(root, 'posts', 'small-tools', 'en.md');
+    const sentence = 'The programs I trust most are small and a little boring.';
+    const edited = 'The programs I trust most are small and rather boring.';
+    const text = await readFile(en, 'utf8');
+    const paragraph = text.split('\n\n').find((p) => p.includes(sentence))!;
+    await writeFile(en, text.replace(sentence, edited));
+    const run = await translate(root, ['--provider', 'deepl', '--lang', 'de', 'small-tools']);
+    assert.equal(run.code, 0, run.out);
+    const sent = translations(run.requests).filter((r) => r.status === 200);
+    assert.deepEqual(sent.map((r) => r.texts), [[edited]], 'the sentence alone');
+    assert.equal(sent[0]!.params!.context, paragraph.replace(sentence, edited).replace(/\n/g, ' '), 'its paragraph as context');
+  });
+
   test('no DEEPL_AUTH_KEY, a refused key, or a language the account lacks: one line, exit 2, nothing translated', async () => {
     const root = await copy();
     const missing = await translate(root, ['--provider', 'deepl', '--lang', 'de'], { DEEPL_AUTH_KEY: undefined });

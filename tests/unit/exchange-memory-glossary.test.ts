@@ -1,9 +1,9 @@
 // The memory as TMX 1.4b (valid against the TMX 1.4 DTD with xmllint) and the glossary as TBX and CSV, through
-// the real command on a copy of the demo content: export then import unchanged writes nothing; an edited term is taken.
+// the real command on a copy of the demo content: export then import unchanged writes nothing; an edited term or text is taken.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGlossary } from '../../src/translate/glossary.ts';
@@ -37,11 +37,36 @@ describe('TMX, TBX and CSV exchange', () => {
     assert.equal(check.status, 0, check.stderr);
   });
 
-  it('refuses a TMX import in one line (the memory cannot yet hold it as a person\'s)', async () => {
+  it('imports a TMX: exported and imported unchanged, every file keeps every byte; an edited text is written as a person\'s, where its English is current', async () => {
     const file = join(root, 'memory.tmx');
+    const exported = await translations(content, 'export', '--format', 'tmx', '--out', file);
+    assert.equal(exported.code, 0, exported.stderr);
+    const snapshot = async () => {
+      const files = (await readdir(join(content, 'posts'), { recursive: true })).map(String).filter((f) => f.endsWith('.md') || f.endsWith('.translation-memory.json')).sort();
+      return Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(join(content, 'posts', f), 'utf8')])));
+    };
+    const before = await snapshot();
+    const unchanged = await translations(content, 'import', file);
+    assert.equal(unchanged.code, 0, unchanged.stderr);
+    assert.match(unchanged.stdout, /^unchanged: /);
+    assert.deepEqual(await snapshot(), before, 'every byte as it was');
+
+    // One German text edited, and a unit whose English is not the current English's (it is left alone).
+    const xml = await readFile(file, 'utf8');
+    const edited = xml.replace('<tuv xml:lang="de"><seg>Brot und Zeit</seg></tuv>', '<tuv xml:lang="de"><seg>Brot und die Zeit</seg></tuv>').replace('<tuv xml:lang="en"><seg>Bread and Time</seg></tuv>', '<tuv xml:lang="en"><seg>Bread and Time</seg></tuv>');
+    assert.notEqual(edited, xml);
+    const stale = edited.replace(' </body>', '  <tu>\n   <tuv xml:lang="en"><seg>An English no post has.</seg></tuv>\n   <tuv xml:lang="de"><seg>Ein Deutsch.</seg></tuv>\n  </tu>\n </body>');
+    await writeFile(file, stale);
     const run = await translations(content, 'import', file);
-    assert.equal(run.code, 2);
-    assert.match(run.stderr, /^translations: .*memory\.tmx: importing TMX/);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^imported .*memory\.tmx: 1 segment changed in .*bread-and-time\/de\.md, recorded as a person's$/m);
+    const after = await snapshot();
+    const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((f) => before[f] !== after[f]).sort();
+    assert.deepEqual(changed, ['bread-and-time/.translation-memory.json', 'bread-and-time/de.md'].sort(), 'that file and its memory alone');
+    assert.match(after['bread-and-time/de.md']!, /^title: "?Brot und die Zeit"?$/m);
+    assert.match(after['bread-and-time/de.md']!, /^automated: false$/m);
+    const memory = JSON.parse(after['bread-and-time/.translation-memory.json']!) as { written: Record<string, [string, string, string?][]> };
+    assert.deepEqual(memory.written.de!.filter(([, , by]) => by === 'person').map(([, text]) => text).includes('Brot und die Zeit'), true, 'the memory records it as a person\'s');
   });
 
   for (const format of ['tbx', 'csv'] as const) {

@@ -8,7 +8,7 @@ import { MEMORY_FILE, TranslationMemory } from '../memory.ts';
 import { documentText } from '../segments.ts';
 import { adoptTranslation, segmentTexts } from '../translate-post.ts';
 import { translationFile } from '../translation-file.ts';
-import { ExchangeError, exportXliff, parseXliff, planImport } from './xliff.ts';
+import { ExchangeError, exportXliff, parseXliff, planImport, type ParsedXliff } from './xliff.ts';
 
 /** A post or a standalone page: what has translations to exchange. */
 type Translatable = FolderSource<PageEnglishSource>;
@@ -37,6 +37,14 @@ export async function importPost(all: readonly Translatable[], file: string, glo
   const parsed = parseXliff(await readFile(file, 'utf8'), file);
   const post = all.find((p) => p.slug === parsed.slug);
   if (!post) throw new ExchangeError(`${file}: its <file id="${parsed.slug}"> names no post or page here`);
+  return importUnits(post, parsed, file, glossary);
+}
+
+/**
+ * Writes what an exchange file holds for one translation (units in the English's segment order,
+ * each with its target, if any: see planImport), as a person's work.
+ */
+export async function importUnits(post: Translatable, parsed: ParsedXliff, file: string, glossary: Glossary | undefined): Promise<{ file: string; changed: number }> {
   if (post.english.format !== 'md') throw new ExchangeError(`${file}: ${post.slug} is not written in Markdown`);
   const existing = post.translations.find((t) => t.lang === parsed.lang);
   if (existing && existing.format !== 'md') throw new ExchangeError(`${file}: the ${parsed.lang} translation of ${post.slug} is not Markdown`);

@@ -1,6 +1,6 @@
 import type { PhrasingContent } from 'mdast';
 import { XMLParser } from 'fast-xml-parser';
-import { escapeText, inlineMarkdown } from '../inline-markup.ts';
+import { escapeText, inlineMarkdown, renumber } from '../inline-markup.ts';
 import { segmentDocument, type DocumentText, type SegmentedDocument, type SegmentOptions } from '../segments.ts';
 
 /**
@@ -69,7 +69,6 @@ export function alignSlots(english: readonly PhrasingContent[], translation: rea
 }
 
 /** Tagged text with its placeholder numbers changed through `to` (see alignSlots). */
-export const renumber = (tagged: string, to: (n: number) => number) => tagged.replace(/(<(?:a|x) i=")(\d+)"/g, (_, head: string, n: string) => `${head}${to(Number(n))}"`);
 
 /** Tagged text as XLIFF inline content. */
 function inlineXliff(tagged: string, dataIds: Set<number>): string {
@@ -157,45 +156,47 @@ export interface ParsedXliff {
   units: XliffUnit[];
 }
 
-type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
+/** A node as fast-xml-parser reads it with preserveOrder: its name's key, its attributes under ':@'. */
+export type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', trimValues: false, parseTagValue: false, parseAttributeValue: false, processEntities: true, htmlEntities: true });
 
-const nameOf = (node: XmlNode) => Object.keys(node).find((k) => k !== ':@')!;
-const childrenOf = (node: XmlNode) => (node[nameOf(node)] as XmlNode[]) ?? [];
-const localName = (name: string) => name.replace(/^.*:/, '');
+export const nameOf = (node: XmlNode) => Object.keys(node).find((k) => k !== ':@')!;
+export const childrenOf = (node: XmlNode) => (node[nameOf(node)] as XmlNode[]) ?? [];
+export const localName = (name: string) => name.replace(/^.*:/, '');
 
-/** XLIFF inline content back to tagged text; anything Folio did not write there is refused, naming the unit. */
-function taggedText(nodes: XmlNode[], unit: string): string {
-  return nodes
-    .map((node) => {
-      const name = nameOf(node);
-      if (name === '#text') return escapeText(String(node[name]));
-      const attrs = node[':@'] ?? {};
-      const tag = localName(name);
-      const id = attrs.id ?? '';
-      if (tag === 'ph') {
-        if (!/^\d+$/.test(id)) throw new ExchangeError(`unit ${unit}: a <ph> with id "${id}" that no source placeholder has`);
-        return `<x i="${id}"></x>`;
-      }
-      if (tag === 'pc' && attrs.type === 'link') {
-        if (!/^\d+$/.test(id)) throw new ExchangeError(`unit ${unit}: a link <pc> with id "${id}" that no source link has`);
-        return `<a i="${id}">${taggedText(childrenOf(node), unit)}</a>`;
-      }
-      const format = tag === 'pc' ? BY_SUBTYPE[attrs.subType ?? ''] : undefined;
-      if (format) return `<${format}>${taggedText(childrenOf(node), unit)}</${format}>`;
-      throw new ExchangeError(`unit ${unit}: <${tag}> is not an inline element Folio writes (ph, pc)`);
-    })
-    .join('');
-}
+/** Inline XML content as tagged text: its words escaped, each element as `element` makes it (refusing what it does not know). */
+export const inlineTagged = (nodes: XmlNode[], element: (tag: string, attrs: Record<string, string>, node: XmlNode) => string): string =>
+  nodes.map((node) => (nameOf(node) === '#text' ? escapeText(String(node['#text'])) : element(localName(nameOf(node)), node[':@'] ?? {}, node))).join('');
 
-export function parseXliff(xml: string, file: string): ParsedXliff {
-  let tree: XmlNode[];
+/** An exchange file's XML tree; what is not XML is refused in one line. */
+export function parseXml(xml: string, file: string): XmlNode[] {
   try {
-    tree = parser.parse(xml) as XmlNode[];
+    return parser.parse(xml) as XmlNode[];
   } catch (e) {
     throw new ExchangeError(`${file}: not XML (${(e as Error).message.split('\n')[0]})`);
   }
-  const root = tree.find((n) => localName(nameOf(n)) === 'xliff');
+}
+
+/** XLIFF inline content back to tagged text; anything Folio did not write there is refused, naming the unit. */
+function taggedText(nodes: XmlNode[], unit: string): string {
+  return inlineTagged(nodes, (tag, attrs, node) => {
+    const id = attrs.id ?? '';
+    if (tag === 'ph') {
+      if (!/^\d+$/.test(id)) throw new ExchangeError(`unit ${unit}: a <ph> with id "${id}" that no source placeholder has`);
+      return `<x i="${id}"></x>`;
+    }
+    if (tag === 'pc' && attrs.type === 'link') {
+      if (!/^\d+$/.test(id)) throw new ExchangeError(`unit ${unit}: a link <pc> with id "${id}" that no source link has`);
+      return `<a i="${id}">${taggedText(childrenOf(node), unit)}</a>`;
+    }
+    const format = tag === 'pc' ? BY_SUBTYPE[attrs.subType ?? ''] : undefined;
+    if (format) return `<${format}>${taggedText(childrenOf(node), unit)}</${format}>`;
+    throw new ExchangeError(`unit ${unit}: <${tag}> is not an inline element Folio writes (ph, pc)`);
+  });
+}
+
+export function parseXliff(xml: string, file: string): ParsedXliff {
+  const root = parseXml(xml, file).find((n) => localName(nameOf(n)) === 'xliff');
   if (!root || !String(root[':@']?.version ?? '').startsWith('2.')) throw new ExchangeError(`${file}: not an XLIFF 2 file (an <xliff version="2.x"> root)`);
   const files = childrenOf(root).filter((n) => localName(nameOf(n)) === 'file');
   if (files.length !== 1) throw new ExchangeError(`${file}: holds ${files.length} <file> elements; Folio writes one per translation`);

@@ -69,17 +69,17 @@ export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary, timeoutMs = R
   let offered: Set<string> | undefined;
   const target = (lang: string) => (TARGETS[lang] ?? [lang]).find((code) => !offered || offered.has(code.toLowerCase()));
 
-  const send = async (texts: string[], code: string, glossaryId: string | undefined): Promise<string[]> => {
+  const send = async (texts: string[], code: string, glossaryId: string | undefined, context?: string): Promise<string[]> => {
     try {
       // source_lang is always 'en', which DeepL requires with a glossary.
-      const results = await client.translateText(texts, 'en', code as TargetLanguageCode, glossaryId ? { ...OPTIONS, glossary: glossaryId } : OPTIONS);
+      const results = await client.translateText(texts, 'en', code as TargetLanguageCode, { ...OPTIONS, ...(glossaryId ? { glossary: glossaryId } : {}), ...(context ? { context } : {}) });
       if (results.length !== texts.length) throw new RetryableError(`DeepL returned ${results.length} texts for ${texts.length}`);
       return results.map((r) => r.text);
     } catch (e) {
       // Over 128 KiB (DeepL's 413): the batch goes again in halves, so the run carries on.
       if (statusOf(e) === 413 && texts.length > 1) {
         const half = Math.ceil(texts.length / 2);
-        return [...(await send(texts.slice(0, half), code, glossaryId)), ...(await send(texts.slice(half), code, glossaryId))];
+        return [...(await send(texts.slice(0, half), code, glossaryId, context)), ...(await send(texts.slice(half), code, glossaryId, context))];
       }
       throw e;
     }
@@ -88,6 +88,7 @@ export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary, timeoutMs = R
   return {
     id: 'deepl',
     version: DEEPL_VERSION,
+    takesFixedTerms: true,
     async prepare() {
       try {
         offered = new Set((await client.getTargetLanguages()).map((l) => l.code.toLowerCase()));
@@ -99,12 +100,19 @@ export function deepl(env: NodeJS.ProcessEnv, glossary?: Glossary, timeoutMs = R
     supports: (lang) => (target(lang) ? 'direct' : false),
     // 50 texts a request, and 128 KiB of form-encoded body: a character is at most 9 bytes there (%E2%80%94).
     limits: { segments: 50, chars: 14_000 },
-    async translate(segments, lang) {
+    async translate(segments, lang, _note, context) {
       const code = target(lang);
       if (!code) throw new SetupError(`deepl does not translate into ${lang}: DeepL's language list for this key does not have it`);
       const mark = retryAfter.mark();
       try {
-        return await send([...segments], code, await glossaryFor(lang));
+        const glossaryId = await glossaryFor(lang);
+        if (!context) return await send([...segments], code, glossaryId);
+        // Sentences sent alone go with their paragraph as DeepL's `context` (read, not translated, not billed): one request per paragraph.
+        const out: string[] = new Array<string>(segments.length);
+        const groups = new Map<string, number[]>();
+        for (const k of segments.keys()) groups.set(context[k]?.paragraph ?? '', [...(groups.get(context[k]?.paragraph ?? '') ?? []), k]);
+        for (const [paragraph, ks] of groups) (await send(ks.map((k) => segments[k]!), code, glossaryId, paragraph || undefined)).forEach((t, n) => (out[ks[n]!] = t));
+        return out;
       } catch (e) {
         throw asOurs(e, retryAfter.since(mark));
       }

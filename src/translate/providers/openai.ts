@@ -1,7 +1,8 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { language, TRANSLATED_CODES } from '../../core/languages.ts';
-import { QuotaError, RetryableError, SetupError, type Provider } from '../provider.ts';
+import { QuotaError, RetryableError, SetupError, type Provider, type SegmentContext } from '../provider.ts';
+import { fixedTermsIn, type Glossary } from '../glossary.ts';
 import { retryAfterMs } from '../retry-after.ts';
 import { REQUEST_TIMEOUT_MS } from './http.ts';
 
@@ -23,7 +24,12 @@ const SCHEMA = {
   additionalProperties: false,
 } as const;
 
-function systemPrompt(lang: string, count: number, note?: string): string {
+/**
+ * The system prompt: the language, the answer's shape, the tags; the glossary's fixed translations
+ * of the terms these segments hold (`terms`), which a model inflects as the sentence needs; what
+ * `context` in the user message is, when it is there.
+ */
+function systemPrompt(lang: string, count: number, note?: string, terms: [string, string][] = [], context = false): string {
   const { name, native_name } = language(lang);
   const lines = [
     `You are a professional translator. Translate each segment from English into ${name} (${native_name}).`,
@@ -32,6 +38,11 @@ function systemPrompt(lang: string, count: number, note?: string): string {
     'Segments are tagged text. Keep every tag exactly: an empty placeholder such as <x i="1"></x> stands for code, an image or HTML and must come back unchanged; <a i="1">...</a> is a link: keep it around the translated words of its anchor; <em>, <strong> and <del> go around the translated words they mark. Never translate, add, drop or escape a tag.',
     'Answer with the JSON object only.',
   ];
+  if (terms.length) lines.push(`Translate these terms exactly so, inflected as the ${name} sentence needs: ${terms.map(([term, t]) => `"${term}" as "${t}"`).join('; ')}.`);
+  if (context)
+    lines.push(
+      'The user message also has "context": one item per segment, null or an object that is never translated. Its "paragraph" is the whole paragraph the segment is one sentence of: translate the sentence alone, in words that fit the paragraph. Its "example" is a similar English segment with its earlier translation: keep to its wording where the English is the same.',
+    );
   if (note) lines.push(`Your previous answer was refused: ${note}. Answer again, following every rule above.`);
   return lines.join('\n');
 }
@@ -69,6 +80,8 @@ export interface OpenAISettings {
   model?: string;
   /** The per-request timeout (the client's own default is 10 minutes). */
   timeoutMs?: number;
+  /** The content's glossary: its fixed translations go in the prompt. */
+  glossary?: Glossary;
 }
 
 export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): Provider {
@@ -91,13 +104,16 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
   let temperature: number | undefined = 0;
   const usage = { inputTokens: 0, outputTokens: 0 };
 
-  async function ask(segments: readonly string[], lang: string, note?: string): Promise<ChatCompletion.Choice> {
+  async function ask(segments: readonly string[], lang: string, note?: string, context?: readonly (SegmentContext | undefined)[]): Promise<ChatCompletion.Choice> {
+    // The fixed terms these segments hold, each once.
+    const terms = [...new Map(segments.flatMap((s) => fixedTermsIn(settings.glossary, s, lang))).entries()];
+    const notes = context?.map((c) => (c ? { ...(c.paragraph ? { paragraph: c.paragraph } : {}), ...(c.similar ? { example: { english: c.similar.source, translation: c.similar.translation } } : {}) } : null));
     const body: ChatCompletionCreateParamsNonStreaming = {
       model,
       ...(temperature === undefined ? {} : { temperature }),
       messages: [
-        { role: 'system', content: systemPrompt(lang, segments.length, note) },
-        { role: 'user', content: JSON.stringify({ segments }) },
+        { role: 'system', content: systemPrompt(lang, segments.length, note, terms, notes !== undefined) },
+        { role: 'user', content: JSON.stringify(notes ? { segments, context: notes } : { segments }) },
       ],
       response_format: { type: 'json_schema', json_schema: { name: 'translations', strict: true, schema: SCHEMA } },
     };
@@ -111,22 +127,22 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
     } catch (e) {
       if (e instanceof APIError && e.status === 400 && e.param === 'temperature' && temperature !== undefined) {
         temperature = undefined;
-        return ask(segments, lang, note);
+        return ask(segments, lang, note, context);
       }
       throw classify(e, model, baseURL);
     }
   }
 
-  async function translate(segments: readonly string[], lang: string, note?: string): Promise<string[]> {
+  async function translate(segments: readonly string[], lang: string, note?: string, context?: readonly (SegmentContext | undefined)[]): Promise<string[]> {
     if (!TRANSLATED_CODES.includes(lang)) throw new SetupError(`openai does not translate into ${lang}`);
     let refused: string | undefined;
     for (let attempt = 1; attempt <= 2; attempt++) {
-      const choice = await ask(segments, lang, refused ?? note);
+      const choice = await ask(segments, lang, refused ?? note, context);
       // Cut off by the model's output limit: the halves fit where the whole did not.
       if (choice.finish_reason === 'length') {
         if (segments.length === 1) throw new Error(`${model}'s answer for one segment was cut off at its output limit`);
         const half = Math.ceil(segments.length / 2);
-        return [...(await translate(segments.slice(0, half), lang, note)), ...(await translate(segments.slice(half), lang, note))];
+        return [...(await translate(segments.slice(0, half), lang, note, context?.slice(0, half))), ...(await translate(segments.slice(half), lang, note, context?.slice(half)))];
       }
       if (choice.finish_reason === 'content_filter') throw new Error(`${model} withheld its answer (content filter)`);
       const read = readAnswer(choice.message.content, segments.length);
@@ -145,5 +161,7 @@ export function openai(env: NodeJS.ProcessEnv, settings: OpenAISettings = {}): P
     limits: { segments: 40, chars: 12_000 },
     translate,
     usage,
+    readsExamples: true,
+    takesFixedTerms: true,
   };
 }

@@ -13,7 +13,7 @@ import { CHANGED, MEMORY_FILE, PERSON, REVIEW, TranslationMemory, fileChecksum }
 import { documentText, segmentDocument } from '../segments.ts';
 import { pairedEnglish, reviewPlace, segmentTexts } from '../translate-post.ts';
 import { translationFile } from '../translation-file.ts';
-import { translationMarks, verifyRefusal, type TranslationMark } from '../translation-status.ts';
+import { englishText, translationMarks, verifyRefusal, type TranslationMark } from '../translation-status.ts';
 
 /**
  * The review of one translation, segment by segment (the review page of `npm run dev`): the
@@ -116,7 +116,7 @@ async function open(contentDir: string, slug: string, lang: string) {
       ? 'not written in Markdown: review it in its file'
       : !t.source_hash
         ? `not stamped yet: npm run translations -- stamp ${slug} ${lang}, then review it`
-        : glossaryChanged(memory.writtenGlossary(lang), glossary)
+        : glossaryChanged(memory.writtenGlossary(lang), glossary, { text: englishText(post), lang })
           ? `written with another glossary: npm run translate -- ${slug} --lang ${lang} first`
           : undefined;
   if (problem) return { ...base, problem, lined: undefined };
