@@ -17,18 +17,25 @@ import { richEssay } from './synthetic-corpus.ts';
 const count = Number(process.argv[2] ?? 1000);
 if (!Number.isInteger(count) || count < 1) throw new Error('usage: npm run bench:translate -- <essays>');
 
-/** Every word changed, every tag kept: a language to the structure, registered for this run only. */
-const pseudo = (tagged: string) => tagged.replace(/(^|>)([^<]*)/g, (_, close: string, words: string) => close + words.replace(/\p{L}+/gu, (w) => `${[...w].reverse().join('')}ö`));
+/** Where a language's script starts, for the languages not written in Latin (the checks refuse Latin answers there). */
+const SCRIPT_BASE: Record<string, number> = { ar: 0x0628, hi: 0x0915, ja: 0x30a2, ko: 0xac00, zh: 0x4e00, ru: 0x0430 };
+const inScript = (lang: string, word: string) => {
+  const base = SCRIPT_BASE[lang];
+  // Marks dropped in Latin: a synthetic word with ñ read as Spanish in a pt-br answer (the pivot check).
+  return base === undefined ? `${word.normalize('NFD').replace(/\p{M}/gu, '')}ö` : [...word].map((c) => String.fromCodePoint(base + (c.codePointAt(0)! % 26))).join('');
+};
+/** Every word changed (in the language's script), every tag kept: a language to the structure, registered for this run only. */
+const pseudo = (tagged: string, lang = 'es') => tagged.replace(/(^|>)([^<]*)/g, (_, close: string, words: string) => close + words.replace(/\p{L}+/gu, (w) => inScript(lang, [...w].reverse().join(''))));
 const sent = { segments: 0, chars: 0 };
 const engine: Provider = {
   id: 'pseudo',
   version: '1',
   supports: () => 'direct',
   limits: { segments: 50, chars: 100_000 },
-  async translate(segments) {
+  async translate(segments, lang) {
     sent.segments += segments.length;
     sent.chars += segments.reduce((n, s) => n + s.length, 0);
-    return segments.map(pseudo);
+    return segments.map((s) => pseudo(s, lang));
   },
 };
 
