@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { loadCore } from '../bundle/load-bundle.ts';
-import { PUBLISH, type BuildLayout } from '../artefact/roots.ts';
+import { PUBLISH } from '../artefact/roots.ts';
 import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { ContactService } from '../contact/service.ts';
@@ -15,7 +14,7 @@ import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, socketAnswers } from './socket-
 import { enforceSendRate } from './send-rate.ts';
 import { answerExpectation } from './unread-body.ts';
 import { loadGeneration } from './generation.ts';
-import { contentRoots, type SharedHost } from '../app/build.ts';
+import type { SharedHost } from '../app/build.ts';
 import { followLiveBuild } from './live-build.ts';
 import type { RateLimiter } from '../app/policies/rate-limit.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -64,12 +63,6 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     if (!services.has(name)) services.set(name, contact!.serviceFor(name, url));
     return services.get(name);
   };
-  const rootsOf = (layout: BuildLayout): Promise<Root[]> =>
-    contentRoots(
-      state.signingSecret,
-      (name) => loadCore(layout.bundle(name)),
-      (root, core) => contactFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
-    );
   const shared: SharedHost = {
     hostname: hostname(),
     version: pkg.version,
@@ -82,7 +75,14 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     answerCacheBytes: config.answerCacheBytes,
     limits: { rateLimit: config.rateLimit, rateWindowSeconds: config.rateWindowSeconds, bodyLimit: config.bodyLimit },
   };
-  const live = await followLiveBuild(resolve(config.distRoot, PUBLISH.out), (dir) => loadGeneration(dir, { shared, roots: rootsOf, fileCacheBytes: config.fileCacheBytes }), {
+  const live = await followLiveBuild(resolve(config.distRoot, PUBLISH.out), (dir) =>
+      loadGeneration(dir, {
+        shared,
+        secret: state.signingSecret,
+        contact: (root, core) => contactFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
+        fileCacheBytes: config.fileCacheBytes,
+        artefactCacheBytes: config.artefactCacheBytes,
+      }), {
     log: (m) => console.error(m),
     onSwap: (g) => console.log(`now serving build ${g.id}`),
   });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { mirror } from './files.ts';
-import { clientFiles, folderFiles, readManifest, selfContained } from '../../artefact/client-files.ts';
+import { clientFiles, folderFiles, readManifest, saveManifest, selfContained } from '../../artefact/client-files.ts';
 import { inboxSchema } from '../../contact/inbox.ts';
 import type { BuildLayout } from '../../artefact/roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
@@ -124,8 +124,7 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   const client = await mirror(clientFiles(layout, manifest), assets, (rel) => rel === '_headers');
   await writeFile(join(assets, '_headers'), cloudflareHeaders(manifest));
   await mkdir(join(assets, PRIVATE_PREFIX), { recursive: true });
-  await writeFile(join(assets, PRIVATE_PREFIX, 'manifest.json'), JSON.stringify(selfContained(manifest)));
-  let files = client.files + 2;
+  let files = client.files + 1 + (await saveManifest(join(assets, PRIVATE_PREFIX), selfContained(manifest)));
   let largest = client.largest;
   for (const root of roots) {
     // Media are published with the pages already; the worker needs catalog, bodies and search.
