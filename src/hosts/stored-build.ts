@@ -28,6 +28,8 @@ export interface StoredBuildOptions {
   fileCacheBytes: number;
   /** Where the published files are read (default: the store); a host that keeps them in `fileCacheBytes` alone reads them around the store's cache. */
   files?: ArtefactStore;
+  /** Where the manifest is read (default: the store); its chunks are kept decoded (manifest-view.ts), so a host whose reads are cheap (a disk) reads them around the store's cache. */
+  manifest?: ArtefactStore;
   /** How a root's bundle is read (default: through the store). */
   bundle?: (root: string) => BundleReader;
 }
@@ -45,7 +47,7 @@ export interface StoredBuild extends Build {
  * all through `store`.
  */
 export async function storedBuild(store: ArtefactStore, opts: StoredBuildOptions): Promise<StoredBuild> {
-  const manifest = await storedManifest(store);
+  const manifest = await storedManifest(opts.manifest ?? store);
   const roots = await contentRoots(opts.secret, (name) => loadBundleCore(opts.bundle?.(name) ?? storedBundle(store, name)), opts.contact);
   return { id: manifest.root.build, roots, ...assembleBuild(manifest, storedFiles(opts.files ?? store, manifest.root), roots, opts.shared, opts.fileCacheBytes) };
 }

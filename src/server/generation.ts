@@ -29,9 +29,11 @@ export interface GenerationOptions {
 
 /**
  * A build read as every host reads one (src/hosts/stored-build.ts), its store the disk: the
- * manifest's root and the catalogs at once, a manifest chunk or a body when a request needs it, kept
- * in the bounded artefact cache; the published files around it, in FILE_CACHE_MB. Search reads its
- * indexes from the disk itself (synchronously, on a language's first query).
+ * manifest's root and the catalogs at once, a body when a request needs it, kept in the bounded
+ * artefact cache (ARTEFACT_CACHE_MB); a manifest chunk kept decoded only (MANIFEST_CHUNK_CACHE_BYTES),
+ * and the published files in FILE_CACHE_MB, both read around the artefact cache, as the disk is near
+ * (its bytes kept twice would only take memory). Search reads its indexes from the disk itself
+ * (synchronously, on a language's first query).
  */
 export async function loadGeneration(dir: string, opts: GenerationOptions): Promise<Generation> {
   const layout = buildLayout(dir);
@@ -44,6 +46,7 @@ export async function loadGeneration(dir: string, opts: GenerationOptions): Prom
       contact: opts.contact,
       fileCacheBytes: opts.fileCacheBytes,
       files: disk,
+      manifest: disk,
       bundle: (name) => ({ ...storedBundle(store, name), readSync: diskBundle(layout.bundle(name)).readSync }),
     });
     return { ...build, layout };
