@@ -32,6 +32,7 @@ async function timed(path) {
   return performance.now() - t;
 }
 const first = await timed('/api/posts?per_page=7&lang=fr');
+console.log('first done');
 const search = await timed('/api/search?q=tide&lang=de');
 const warm = await timed('/api/search?q=moon&lang=de');
 console.log(JSON.stringify({ imported, first, search, warm }));
@@ -42,11 +43,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 for (const [name, host] of Object.entries(HOSTS)) {
   const cdn = await serveFolder(host.static);
   const runs: Record<string, number>[] = [];
+  /** What each round's first request read from the CDN (import to its answer): files and bytes. */
+  const firstReads: { files: number; bytes: number }[] = [];
   try {
     for (let i = 0; i < rounds; i++) {
       const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE(host.entry, host.call)], { env: { ...process.env, FOLIO_ARTEFACT_URL: cdn.url, EVENT_SIGNING_SECRET: 'bench', RATE_LIMIT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
       let text = '';
-      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      const before = cdn.asked.length;
+      child.stdout.on('data', (c: Buffer) => {
+        text += c.toString();
+        if (firstReads.length === i && text.includes('first done\n')) firstReads.push({ files: cdn.asked.length - before, bytes: cdn.sent.slice(before).reduce((a, b) => a + b, 0) });
+      });
       const deadline = setTimeout(() => child.kill('SIGKILL'), 120_000);
       await new Promise((r) => child.once('exit', r));
       clearTimeout(deadline);
@@ -56,5 +63,6 @@ for (const [name, host] of Object.entries(HOSTS)) {
     await cdn.close();
   }
   const ms = (k: string) => `${median(runs.map((r) => r[k]!)).toFixed(0)} ms`;
-  console.log(`${name}: import ${ms('imported')}, first computed list ${ms('first')}, first search ${ms('search')}, warm search ${ms('warm')} (median of ${rounds}; ${cdn.asked.length} reads from the CDN in all)`);
+  const read = firstReads[0];
+  console.log(`${name}: import ${ms('imported')}, first computed list ${ms('first')}, first search ${ms('search')}, warm search ${ms('warm')} (median of ${rounds}; ${cdn.asked.length} reads from the CDN in all; the first request read ${read?.files} files, ${((read?.bytes ?? 0) / 1e6).toFixed(2)} MB)`);
 }

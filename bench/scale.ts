@@ -9,7 +9,8 @@ import { LANGUAGE_CODES } from '../src/core/languages.ts';
 import { functionSizes } from '../tests/helpers/function-sizes.ts';
 import { startServer } from '../tests/helpers/server.ts';
 import { filesUnder, measure, residentMb, type Run } from './measure.ts';
-import { slugOf, writeCorpus } from './synthetic-corpus.ts';
+import { writeCorpus } from './synthetic-corpus.ts';
+import { mixedLoad, titleWords } from './mixed-load.ts';
 
 const sizes = process.argv.slice(2).map(Number);
 if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('usage: npm run bench:scale -- <essays> [<essays>...] (e.g. 1000 5000 10000)');
@@ -37,7 +38,7 @@ interface Measured {
 }
 
 /** Search over HTTP on the built site (no answer cache): each language's first search, then warm ones; then the server's memory after mixed requests. */
-async function serving(out: string): Promise<string[]> {
+async function serving(out: string, essays: number): Promise<string[]> {
   const server = await startServer({ FOLIO_OUT: out, ANSWER_CACHE_MB: '0', RATE_LIMIT: '0' }, 'node');
   try {
     const timed = async (path: string) => {
@@ -47,12 +48,7 @@ async function serving(out: string): Promise<string[]> {
       if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
       return performance.now() - t;
     };
-    // Words each language's posts hold: from the titles of its first page.
-    const words = new Map<string, string[]>();
-    for (const lang of LANGUAGE_CODES) {
-      const list = (await (await fetch(`${server.url}/api/posts?lang=${lang}&per_page=50`)).json()) as { data: { title: string }[] };
-      words.set(lang, list.data.flatMap((p) => p.title.split(/\s+/)).filter((w) => w.length > 1));
-    }
+    const words = await titleWords(server.url);
     const cold: number[] = [];
     for (const lang of LANGUAGE_CODES) cold.push(await timed(`/api/search?lang=${lang}&q=${encodeURIComponent(words.get(lang)![0]!)}`));
     const warm: number[] = [];
@@ -61,17 +57,12 @@ async function serving(out: string): Promise<string[]> {
       const pool = words.get(lang)!;
       warm.push(await timed(`/api/search?lang=${lang}&q=${encodeURIComponent(pool[(i * 7) % pool.length]!)}`));
     }
-    const mixed = (i: number) => {
-      const lang = LANGUAGE_CODES[i % LANGUAGE_CODES.length]!;
-      const slug = slugOf(i % 50);
-      return [`/${lang === 'en' ? '' : `${lang}/`}${slug}`, `/api/posts/${slug}?lang=${lang}`, `/api/posts?lang=${lang}&page=${1 + (i % 3)}`, `/api/search?lang=${lang}&q=${encodeURIComponent(words.get(lang)![i % 5]!)}`, `/${lang === 'en' ? '' : `${lang}/`}feed.xml`][i % 5]!;
-    };
-    for (let i = 0; i < 1000; i++) await timed(mixed(i)).catch(() => 0);
+    await mixedLoad(server.url, essays, words, 0, 1000);
     const rss = `${(await residentMb(server.pid)).toFixed(0)} MB`;
     return [
       `search over HTTP, first of each language: p50 ${percentile(cold, 50).toFixed(1)} ms, max ${Math.max(...cold).toFixed(1)} ms`,
       `search over HTTP, warm (700): p50 ${percentile(warm, 50).toFixed(2)} ms, p99 ${percentile(warm, 99).toFixed(2)} ms`,
-      `server memory after 1,000 mixed requests (pages, details, lists, searches, feeds): ${rss}`,
+      `server memory after 1,000 mixed requests over the corpus (pages, details, lists, searches, feeds): ${rss}`,
     ];
   } finally {
     await server.stop();
@@ -94,7 +85,7 @@ for (const n of sizes) {
   }
   const functions = await functionSizes(out);
   console.log(`  functions: ${HOSTS.map((h) => `${h} ${(functions[h] / 2 ** 20).toFixed(2)} MB`).join(', ')}`);
-  for (const line of await serving(out)) console.log(line);
+  for (const line of await serving(out, n)) console.log(line);
   // The same corpus as 4 shards on this machine (2 at a time: 2 cores), then the merge, from clean caches.
   const shardedOut = join(root, 'dist-sharded');
   const sharded = await measure(node, ['scripts/build.ts', '--shards', String(SHARDS), '--jobs', '2'], env(content, shardedOut, join(root, 'cache-sharded')));

@@ -246,7 +246,7 @@ if (!values['no-peers']) {
 // Start: the same server the tests start, over this bundle (median of three starts), and over the demo build as the baseline.
 const slowest = Math.max(...loaded.loadMs.values());
 if (values['no-http']) process.exit(0);
-for (const link of ['site', 'bundle/sandbox', 'manifest.json']) {
+for (const link of ['site', 'bundle/sandbox', 'manifest.json', 'manifest']) {
   await rm(`${build}/${link}`, { force: true });
   await symlink(resolve('dist/current', link), `${build}/${link}`);
 }

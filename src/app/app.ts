@@ -120,10 +120,10 @@ async function boundedBody(request: Request, limit: number): Promise<Uint8Array 
  * page URL written with or without its trailing slash (the manifest keys homes with the slash and
  * every other page without), else its not-found page (404).
  */
-export function pageFallback(files: PublishedFiles, path: string): { redirect: string } | Found | undefined {
+export async function pageFallback(files: PublishedFiles, path: string): Promise<{ redirect: string } | Found | undefined> {
   const trimmed = path.replace(/\/+$/, '');
-  if (path.endsWith('/') && trimmed && files.page(trimmed)) return { redirect: trimmed };
-  if (!path.endsWith('/') && files.page(`${trimmed}/`)) return { redirect: `${trimmed}/` };
+  if (path.endsWith('/') && trimmed && (await files.page(trimmed))) return { redirect: trimmed };
+  if (!path.endsWith('/') && (await files.page(`${trimmed}/`))) return { redirect: `${trimmed}/` };
   return files.notFound(path);
 }
 
@@ -238,7 +238,7 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     const read = method === 'GET' || method === 'HEAD';
     const accept = request.headers.get('accept') ?? undefined;
     // Static first: a published answer is served as it is, never recomputed.
-    const published = host.computeAll ? undefined : read ? build.files.find(path, url.search.slice(1), accept) : undefined;
+    const published = host.computeAll ? undefined : read ? await build.files.find(path, url.search.slice(1), accept) : undefined;
     if (published) return fileResponse(build.files, published, request, c.rate);
     if (build.functions.owns(path)) {
       let forwarded = request;
@@ -252,11 +252,11 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
       const answered = await build.functions(forwarded, path, c.capabilities, url);
       if (answered) return conditional(c, answered);
     }
-    const found = build.files.find(path, url.search.slice(1), accept);
+    const found = await build.files.find(path, url.search.slice(1), accept);
     if (found && read) return fileResponse(build.files, found, request, c.rate);
     if (found) return methodNotAllowed(method, STATIC_ALLOW);
     // API paths never get here: the function layer answers their 404 as JSON.
-    const fallback = pageFallback(build.files, path);
+    const fallback = await pageFallback(build.files, path);
     if (fallback && 'redirect' in fallback) return redirect(fallback.redirect, url.search);
     if (fallback) return fileResponse(build.files, fallback, request, c.rate);
     return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });

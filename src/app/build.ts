@@ -5,7 +5,8 @@ import { ROOTS, type RootSpec } from '../artefact/roots.ts';
 import type { Core } from '../core/index.ts';
 import { localSessionBus } from '../state/session-bus.ts';
 import type { AppSettings } from './settings.ts';
-import { MANIFEST_VERSION, type Manifest } from '../artefact/manifest.ts';
+import { MANIFEST_VERSION } from '../artefact/manifest.ts';
+import type { ManifestView } from '../artefact/manifest-view.ts';
 import { publishedFiles, type PublishedFiles, type ReadFile } from './published.ts';
 import type { Build } from './app.ts';
 
@@ -16,7 +17,7 @@ export type SharedHost = Omit<Host, 'roots' | 'assets'>;
 function pagesOf(files: PublishedFiles): Assets {
   return {
     async fetch(path) {
-      const file = files.page(path);
+      const file = await files.page(path);
       if (!file) return undefined;
       const body = await files.body(file, 'identity');
       return new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'content-type': file.type, etag: file.etag, 'cache-control': file.cacheControl } });
@@ -28,12 +29,13 @@ function pagesOf(files: PublishedFiles): Assets {
  * A published build as the app serves it, on any host: the manifest's files (read however the host
  * reads them) and the function layer over the build's content roots.
  */
-export function assembleBuild(manifest: Manifest, read: ReadFile, roots: Root[], shared: SharedHost, fileCacheBytes: number): Build {
-  if (manifest.version !== MANIFEST_VERSION) throw new Error(`manifest version ${manifest.version}, this app reads ${MANIFEST_VERSION}; rebuild`);
+export function assembleBuild(manifest: ManifestView, read: ReadFile, roots: Root[], shared: SharedHost, fileCacheBytes: number): Build {
+  const { root } = manifest;
+  if (root.version !== MANIFEST_VERSION) throw new Error(`manifest version ${root.version}, this app reads ${MANIFEST_VERSION}; rebuild`);
   const { limits } = shared;
-  const sameLimits = manifest.limits.rateLimit === limits.rateLimit && manifest.limits.rateWindowSeconds === limits.rateWindowSeconds && manifest.limits.bodyLimit === limits.bodyLimit;
+  const sameLimits = root.limits.rateLimit === limits.rateLimit && root.limits.rateWindowSeconds === limits.rateWindowSeconds && root.limits.bodyLimit === limits.bodyLimit;
   // Guides that print the limits are published for the build's; a host with others computes them.
-  const files = publishedFiles(manifest, read, fileCacheBytes, new Set(sameLimits ? [] : manifest.configDependent));
+  const files = publishedFiles(manifest, read, fileCacheBytes, new Set(sameLimits ? [] : root.configDependent));
   const functions = createFunctions({ ...shared, roots, assets: pagesOf(files) });
   return { files, functions, siteUrl: roots[0]!.core.catalog.site_url };
 }

@@ -1,7 +1,9 @@
 import { FORMATS } from '../core/formats.ts';
 import { negotiate } from '../core/negotiate.ts';
 import { canonicalQuery } from '../core/params.ts';
-import type { Manifest, ManifestFile, ManifestPath, Offer } from '../artefact/manifest.ts';
+import type { ManifestChunk, ManifestFile, ManifestPath, Offer } from '../artefact/manifest.ts';
+import type { ManifestView } from '../artefact/manifest-view.ts';
+import { queryKey } from '../artefact/manifest-chunks.ts';
 import { boundedCache } from '../../functions/bounded-cache.ts';
 import type { Encoding } from './encoding.ts';
 
@@ -18,62 +20,89 @@ export interface Found {
 /** How a host reads a file of the static artefact by its name there (disk, an assets binding...), `file` the manifest's entry it belongs to. */
 export type ReadFile = (name: string, file: ManifestFile) => Promise<Uint8Array>;
 
+/** A value now, or later when it must be read first (a manifest chunk not kept yet). */
+export type Soon<T> = T | Promise<T>;
+function then<T, U>(value: Soon<T>, f: (v: T) => Soon<U>): Soon<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+type Answer = ManifestPath['answers'][string];
+
 /**
  * A build's published answers, as the app sees them: one lookup from path, query and Accept to
- * a file, and the file's bytes from a bounded memory cache (the build never changes once live).
+ * a file (in the manifest chunk of the path, read when first needed), and the file's bytes from a
+ * bounded memory cache (the build never changes once live).
  */
-export function publishedFiles(manifest: Manifest, read: ReadFile, cacheBytes: number, skip: ReadonlySet<string> = new Set()) {
-  const paths = new Map<string, ManifestPath>(Object.entries(manifest.paths).filter(([p]) => !skip.has(p)));
+export function publishedFiles(manifest: ManifestView, read: ReadFile, cacheBytes: number, skip: ReadonlySet<string> = new Set()) {
   const bodies = boundedCache<Uint8Array>(cacheBytes, (b) => b.byteLength);
+  const { root } = manifest;
 
-  function answerOf(entry: ManifestPath, search: string): ManifestPath['answers'][string] | undefined {
-    if (search === '' || (entry.query === 'none' && !entry.offers)) return entry.answers[''];
-    let query: string;
+  /** The canonical query a request's answer is keyed by ('' for none); undefined when it is invalid (the function layer answers its 400). */
+  function queryOf(entry: ManifestPath, search: string): string | undefined {
+    if (search === '' || (entry.query === 'none' && !entry.offers)) return '';
     try {
-      query = canonicalQuery(entry.query, new URLSearchParams(search));
+      return canonicalQuery(entry.query, new URLSearchParams(search));
     } catch {
-      return undefined; // an invalid query is the function layer's to answer (400)
+      return undefined;
     }
-    return entry.answers[query];
+  }
+
+  /** The answer to a path's query: the entry's own without one, else in the chunk of the path and query. */
+  function answerOf(chunk: ManifestChunk, path: string, query: string): Soon<{ chunk: ManifestChunk; answer: Answer | undefined }> {
+    if (query === '') return { chunk, answer: chunk.paths[path]!.answers[''] };
+    const key = queryKey(path, query);
+    return then(manifest.chunk(key), (at) => ({ chunk: at, answer: at.queries[key] }));
+  }
+
+  function pageIn(chunk: ManifestChunk, path: string): ManifestFile | undefined {
+    const answer = chunk.paths[path]?.answers[''];
+    if (answer === undefined) return undefined;
+    const i = typeof answer === 'number' ? answer : answer.html;
+    const file = i === undefined ? undefined : chunk.files[i];
+    return file?.type.startsWith('text/html') ? file : undefined;
   }
 
   return {
     /** The published answer for a request, if there is one. `search` is without '?'. */
-    find(path: string, search: string, accept: string | undefined): Found | undefined {
-      const entry = paths.get(path);
-      if (!entry) return undefined;
-      const answer = answerOf(entry, search);
-      if (answer === undefined) return undefined;
-      if (typeof answer === 'number') return { file: manifest.files[answer]!, negotiated: false };
-      // A negotiated URL with a query (/fr/post?fallback=en) is the function layer's to answer.
-      if (search !== '') return undefined;
-      const offers = entry.offers!.map((o) => FORMATS[o]);
-      const chosen = negotiate(accept ?? null, offers).name as Offer;
-      const i = answer[chosen];
-      return i === undefined ? undefined : { file: manifest.files[i]!, negotiated: true };
+    find(path: string, search: string, accept: string | undefined): Soon<Found | undefined> {
+      if (skip.has(path)) return undefined;
+      return then(manifest.chunk(path), (chunk) => {
+        const entry = chunk.paths[path];
+        if (!entry) return undefined;
+        const query = queryOf(entry, search);
+        if (query === undefined) return undefined;
+        return then(answerOf(chunk, path, query), ({ chunk: at, answer }): Found | undefined => {
+          if (answer === undefined) return undefined;
+          if (typeof answer === 'number') return { file: at.files[answer]!, negotiated: false };
+          // A negotiated URL with a query (/fr/post?fallback=en) is the function layer's to answer.
+          if (search !== '') return undefined;
+          const offers = entry.offers!.map((o) => FORMATS[o]);
+          const chosen = negotiate(accept ?? null, offers).name as Offer;
+          const i = answer[chosen];
+          return i === undefined ? undefined : { file: at.files[i]!, negotiated: true };
+        });
+      });
     },
     /** The page published at a path (for negotiating functions and canonical redirects). */
-    page(path: string): ManifestFile | undefined {
-      const answer = paths.get(path)?.answers[''];
-      if (answer === undefined) return undefined;
-      const i = typeof answer === 'number' ? answer : answer.html;
-      const file = i === undefined ? undefined : manifest.files[i];
-      return file?.type.startsWith('text/html') ? file : undefined;
+    page(path: string): Soon<ManifestFile | undefined> {
+      if (skip.has(path)) return undefined;
+      return then(manifest.chunk(path), (chunk) => pageIn(chunk, path));
     },
     /**
      * The published not-found page for a page path: the post's own when its translation is
      * unavailable, else its root's, in its language.
      */
-    notFound(path: string): Found | undefined {
-      // The post's URL negotiates (its JSON and Markdown 404s are the function layer's), so its page varies by Accept.
-      const gone = manifest.unavailable[path];
-      if (gone !== undefined) return { file: manifest.files[gone]!, negotiated: true, status: 404 };
-      const [first, second] = path.split('/').filter(Boolean);
-      for (const prefix of [`/${first}/${second}`, `/${first}`, '']) {
-        const i = manifest.notFound[prefix];
-        if (i !== undefined) return { file: manifest.files[i]!, negotiated: false, status: 404 };
-      }
-      return undefined;
+    notFound(path: string): Soon<Found | undefined> {
+      return then(manifest.chunk(path), (chunk): Found | undefined => {
+        // The post's URL negotiates (its JSON and Markdown 404s are the function layer's), so its page varies by Accept.
+        const gone = chunk.unavailable[path];
+        if (gone !== undefined) return { file: chunk.files[gone]!, negotiated: true, status: 404 };
+        const [first, second] = path.split('/').filter(Boolean);
+        for (const prefix of [`/${first}/${second}`, `/${first}`, '']) {
+          const file = root.notFound[prefix];
+          if (file !== undefined) return { file, negotiated: false, status: 404 };
+        }
+        return undefined;
+      });
     },
     /** The bytes of a file in an encoding: from memory when cached, else read once and kept. */
     body(file: ManifestFile, encoding: Encoding): Uint8Array | Promise<Uint8Array> {

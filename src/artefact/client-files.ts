@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { holderOf, variantSuffixes, type Manifest, type ManifestFile } from './manifest.ts';
+import { holderOf, variantSuffixes, type Manifest, type ManifestChunk, type ManifestFile, type ManifestRoot } from './manifest.ts';
+import { chunkFile, joinManifest, splitManifest } from './manifest-chunks.ts';
 import { filesUnder } from '../fs/files-under.ts';
 import type { BuildLayout } from './roots.ts';
 
@@ -32,7 +33,31 @@ export function fileAt(layout: BuildLayout, manifest: Manifest, file: ManifestFi
   return join(holder === manifest.build ? layout.client : holderClient(layout, holder), `${file.file}${suffix}`);
 }
 
-export const readManifest = async (layout: BuildLayout): Promise<Manifest> => JSON.parse(await readFile(layout.manifest, 'utf8')) as Manifest;
+/** A build's manifest, whole (its root and every chunk joined): what the pipeline and the targets work on. */
+export async function readManifest(layout: BuildLayout): Promise<Manifest> {
+  const root = JSON.parse(await readFile(layout.manifest, 'utf8')) as ManifestRoot;
+  const chunks: ManifestChunk[] = [];
+  // A few at a time: thousands of chunks at the largest sizes.
+  for (let k = 0; k < root.chunks; k += 64) {
+    const batch = Array.from({ length: Math.min(64, root.chunks - k) }, (_, i) => readFile(join(layout.dir, chunkFile(k + i)), 'utf8'));
+    for (const text of await Promise.all(batch)) chunks.push(JSON.parse(text) as ManifestChunk);
+  }
+  return joinManifest(root, chunks);
+}
+
+/**
+ * Stores a manifest in a build folder (`dir`) as the hosts read it: the chunks first, the root
+ * (`manifest.json`, what says a build is complete) last. Chunks of an earlier manifest there go.
+ * Returns the number of files written.
+ */
+export async function saveManifest(dir: string, manifest: Manifest): Promise<number> {
+  const { root, chunks } = splitManifest(manifest);
+  await rm(join(dir, 'manifest'), { recursive: true, force: true });
+  await mkdir(join(dir, 'manifest'), { recursive: true });
+  for (let k = 0; k < chunks.length; k += 64) await Promise.all(chunks.slice(k, k + 64).map((c, i) => writeFile(join(dir, chunkFile(k + i)), JSON.stringify(c))));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(root));
+  return chunks.length + 1;
+}
 
 /** A folder's files. */
 export const folderFiles = (dir: string): ClientFile[] => filesUnder(dir).map((name) => ({ rel: name.slice(1), path: join(dir, name) }));

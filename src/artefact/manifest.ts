@@ -2,9 +2,10 @@ import type { QueryShape } from '../core/params.ts';
 
 /**
  * The build manifest: every answer the build published, keyed by path and canonical query. The
- * Node server's fast path, the host adapters' header files and the tests all read it.
+ * pipeline, the host targets and the tests read it whole (`Manifest`); it is stored split, a small
+ * root and chunks of paths (manifest-chunks.ts), so that a host reads only the chunk a request needs.
  */
-export const MANIFEST_VERSION = 3;
+export const MANIFEST_VERSION = 4;
 
 export interface ManifestFile {
   /** Site path of the file inside the static artefact (the client folder). */
@@ -57,6 +58,39 @@ export interface Manifest {
    */
   notFound: Record<string, number>;
   /** A post's URL in a language it is unavailable in -> its not-found page (404) linking to the original. */
+  unavailable: Record<string, number>;
+}
+
+/**
+ * The stored manifest's root (`manifest.json`): what every request may need, of a size that does
+ * not grow with the corpus. The paths are in `chunks` files (`manifest/<k>.json`), a path's chunk
+ * given by the hash of the path (chunkOf in manifest-chunks.ts).
+ */
+export interface ManifestRoot {
+  version: typeof MANIFEST_VERSION;
+  build: string;
+  created: string;
+  limits: Manifest['limits'];
+  configDependent: string[];
+  holders: string[];
+  /** How many chunks hold the paths (a power of two). */
+  chunks: number;
+  /** The not-found pages by root and language prefix, as Manifest.notFound, with their files. */
+  notFound: Record<string, ManifestFile>;
+}
+
+/**
+ * One chunk of the stored manifest, with the files its entries answer with (indexes into its
+ * `files`): the paths whose hash lands in it, each with its query shape, offers and answer without
+ * a query; the answers to queries (`/api/posts?lang=fr&page=2`), each in the chunk of its path and
+ * canonical query, as a list path has one per page and language; the unavailable posts' URLs.
+ */
+export interface ManifestChunk {
+  files: ManifestFile[];
+  /** Each path's entry with the answer to no query only (`answers['']`, when there is one). */
+  paths: Record<string, ManifestPath>;
+  /** `<path>?<canonical query>` -> answer. */
+  queries: Record<string, ManifestPath['answers'][string]>;
   unavailable: Record<string, number>;
 }
 

@@ -20,7 +20,7 @@ export interface BuildLayout {
   bundle: (name: string) => string;
   /** What a static host serves, as it is. */
   client: string;
-  /** The build manifest: every published answer (not itself published). */
+  /** The build manifest's root, its chunks beside it in `manifest/` (not published). */
   manifest: string;
 }
 

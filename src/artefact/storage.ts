@@ -1,3 +1,5 @@
+import { chunkFile } from './manifest-chunks.ts';
+
 /**
  * Where a host keeps a built artefact, as the app reads it: a file's bytes by its path in the
  * build's layout (`manifest.json`, `bundle/main/catalog.json`, `site/client/fr/search.html`). A
@@ -9,12 +11,28 @@ export interface ArtefactStore {
   get(path: string): Promise<Uint8Array | null>;
 }
 
-/** The artefact's paths: its manifest, a root's bundle file, a file of the static site (`/fr/x.html.br`). */
+/**
+ * The artefact's paths: its manifest's root and chunks (manifest-chunks.ts), a root's bundle file, a
+ * file of the static site (`/fr/x.html.br`), in the build's own folder or, for a file an incremental
+ * build keeps in an earlier build's folder (ManifestFile.held: only on the Node server's disk), in
+ * that holder's.
+ */
 export const ARTEFACT = {
   manifest: 'manifest.json',
+  manifestChunk: chunkFile,
   bundle: (root: string, name: string) => `bundle/${root}/${name}`,
-  site: (file: string) => `site/client${file}`,
+  site: (file: string, holder?: string) => (holder === undefined ? `site/client${file}` : `${HELD}${holder}${file}`),
 };
+
+/** Where the artefact's paths name a holder's file (`held/<build>/fr/x.html`). */
+export const HELD = 'held/';
+
+/** A file the manifest or the code names: its absence is a broken upload, not an absent file. */
+export async function needFile(store: ArtefactStore, path: string): Promise<Uint8Array> {
+  const bytes = await store.get(path);
+  if (!bytes) throw new Error(`artefact: ${path} is missing from the upload`);
+  return bytes;
+}
 
 /**
  * The artefact as static files over HTTP (the CDN of Netlify or Vercel, where the target placed it

@@ -62,7 +62,8 @@ export function createFrontServer(deps: FrontServerDeps) {
     const { files, functions } = env.build;
     // A published answer, or the not-found page of a path no function claims (as the app's router decides).
     const fallback = () => (functions.owns(path) ? undefined : pageFallback(files, path));
-    const found = files.find(path, q < 0 ? '' : target.slice(q + 1), req.headers.accept) ?? fallback();
+    const published = files.find(path, q < 0 ? '' : target.slice(q + 1), req.headers.accept);
+    const found = (published instanceof Promise ? await published : published) ?? (await fallback());
     if (!found || 'redirect' in found) return undefined;
     const decided = deps.limiter ? app.count(env.client) : undefined;
     const rate = decided instanceof Promise ? await decided : decided;

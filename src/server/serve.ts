@@ -1,10 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { loadCore } from '../bundle/load-bundle.ts';
-import { cachedStore } from '../artefact/storage.ts';
-import { diskStore } from '../artefact/disk-store.ts';
-import { PUBLISH, ROOTS, type BuildLayout } from '../artefact/roots.ts';
+import { PUBLISH } from '../artefact/roots.ts';
 import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { ContactService } from '../contact/service.ts';
@@ -17,7 +14,7 @@ import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, socketAnswers } from './socket-
 import { enforceSendRate } from './send-rate.ts';
 import { answerExpectation } from './unread-body.ts';
 import { loadGeneration } from './generation.ts';
-import { contentRoots, type SharedHost } from '../app/build.ts';
+import type { SharedHost } from '../app/build.ts';
 import { followLiveBuild } from './live-build.ts';
 import type { RateLimiter } from '../app/policies/rate-limit.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -66,14 +63,6 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     if (!services.has(name)) services.set(name, contact!.serviceFor(name, url));
     return services.get(name);
   };
-  // What the server keeps of the bundles it reads (the search indexes' parts): one bound for every root and build.
-  const artefact = cachedStore(diskStore('/'), config.artefactCacheBytes);
-  const rootsOf = (layout: BuildLayout): Promise<Root[]> =>
-    contentRoots(
-      state.signingSecret,
-      (name) => loadCore(layout.bundle(name), { cache: artefact }),
-      (root, core) => contactFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
-    );
   const shared: SharedHost = {
     hostname: hostname(),
     version: pkg.version,
@@ -86,7 +75,14 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
     answerCacheBytes: config.answerCacheBytes,
     limits: { rateLimit: config.rateLimit, rateWindowSeconds: config.rateWindowSeconds, bodyLimit: config.bodyLimit },
   };
-  const live = await followLiveBuild(resolve(config.distRoot, PUBLISH.out), (dir) => loadGeneration(dir, { shared, roots: rootsOf, fileCacheBytes: config.fileCacheBytes }), {
+  const live = await followLiveBuild(resolve(config.distRoot, PUBLISH.out), (dir) =>
+      loadGeneration(dir, {
+        shared,
+        secret: state.signingSecret,
+        contact: (root, core) => contactFor(root.name, `${core.catalog.site_url}${root.base}/contact/send`),
+        fileCacheBytes: config.fileCacheBytes,
+        artefactCacheBytes: config.artefactCacheBytes,
+      }), {
     log: (m) => console.error(m),
     onSwap: (g) => console.log(`now serving build ${g.id}`),
   });
@@ -94,11 +90,7 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
   const { refuseConnect, answerClientError } = socketAnswers(front.countSocket);
   // Timeouts are checked every second, so they fire at their stated values (Node's default check
   // every 30 s let a slow client's headers take 10 to 40 s).
-  // `npm run dev` only (it sets the session's token): the translation review pages, for this machine alone.
-  const review = process.env.FOLIO_REVIEW_TOKEN ? (await import('../translate/review/http.ts')).reviewRoutes({ token: process.env.FOLIO_REVIEW_TOKEN, contentDir: ROOTS[0]!.contentDir }) : undefined;
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) =>
-    void (review?.owns(req.url) ? review.handle(req, res) : front.handle(req, res)),
-  );
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => void front.handle(req, res));
   server.keepAliveTimeout = 5_000;
   const stopSendRate = enforceSendRate(server, { stalledMs: config.writeTimeoutMs, minBytesPerSecond: config.minSendRate });
   server.on('checkContinue', (req, res) => {

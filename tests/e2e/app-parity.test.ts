@@ -4,8 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { createApp } from '../../src/app/app.ts';
 import { loadGeneration } from '../../src/server/generation.ts';
-import { loadCore } from '../../src/bundle/load-bundle.ts';
-import { DIST, ROOTS } from '../../src/artefact/roots.ts';
+import { DIST } from '../../src/artefact/roots.ts';
 import { localStreamCounter } from '../../functions/sse.ts';
 import { localSessionBus } from '../../src/state/session-bus.ts';
 import { isCompressible } from '../../src/artefact/manifest.ts';
@@ -51,8 +50,9 @@ async function inProcessApp() {
       mcpSessionLimits: { perClient: 8, idleSeconds: 300 },
       limits: { rateLimit: 0, rateWindowSeconds: 60, bodyLimit: 65536 },
     },
-    roots: (layout) => Promise.all(ROOTS.map(async (r) => ({ name: r.name, base: r.base, core: await loadCore(layout.bundle(r.name)), signingSecret: 'x', signingKeyPublished: false }))),
+    secret: 'x',
     fileCacheBytes: 64 * 1024 * 1024,
+    artefactCacheBytes: 128 * 1024 * 1024,
   });
   return createApp<undefined>({ live: () => gen, clientKey: () => 'test', bodyLimit: 65536 });
 }

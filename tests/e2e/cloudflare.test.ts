@@ -52,7 +52,7 @@ describe('the Cloudflare Workers project', { skip }, () => {
   test('assets: each manifest file once under the name the worker\'s manifest gives it, no precompressed copies, no answers to queries', async () => {
     const manifest = await liveManifest();
     const assets = join(OUT, 'assets');
-    const worker = JSON.parse(await readFile(join(assets, '_folio/manifest.json'), 'utf8')) as Manifest;
+    const worker = await liveManifest(join(assets, '_folio'));
     manifest.files.forEach((f, i) => {
       const placed = worker.files[i]!;
       assert.equal(placed.br ?? placed.gzip, undefined, `${f.file} has no coded variants`);
@@ -66,7 +66,7 @@ describe('the Cloudflare Workers project', { skip }, () => {
     assert.equal(worker.files[manifest.paths['/api/posts']!.answers[''] as number]!.file, '/_folio/site/api/posts/index.json');
     const names = filesUnder(assets);
     assert.deepEqual(names.filter((n) => /\.(br|gz)$/.test(n) || n.includes('/_query/')), []);
-    assert.equal(names.length, manifest.files.filter((f) => !isQueryAnswer(f.file)).length + names.filter((n) => n.startsWith('/_folio/bundle/')).length + 3, 'the files, the bundles, the manifest, _headers and _redirects');
+    assert.equal(names.length, manifest.files.filter((f) => !isQueryAnswer(f.file)).length + names.filter((n) => n.startsWith('/_folio/bundle/') || n.startsWith('/_folio/manifest')).length + 2, 'the files, the bundles, the manifest\'s root and chunks, _headers and _redirects');
     for (const r of ROOTS) {
       assert.ok(existsSync(join(assets, '_folio/bundle', r.name, 'catalog.json')), r.name);
       assert.ok(!existsSync(join(assets, '_folio/bundle', r.name, 'media')), `${r.name} media are not duplicated`);

@@ -1,11 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import type { Manifest } from '../../src/artefact/manifest.ts';
+import { liveManifest } from '../helpers/manifest.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 
@@ -41,7 +42,7 @@ function build(...args: string[]): Promise<{ code: number | null; output: string
   });
 }
 
-const manifestOf = async (): Promise<Manifest> => JSON.parse(await readFile(join(out, 'current', 'manifest.json'), 'utf8')) as Manifest;
+const manifestOf = async (): Promise<Manifest> => liveManifest(await realpath(join(out, 'current')));
 
 /** The identity ETags a build publishes for a request target. */
 function etagsOf(m: Manifest, target: string): Set<string> {

@@ -64,20 +64,24 @@ export async function sameAsNode(nodeUrl: string, handler: Handler, origin: stri
  * A folder served over loopback HTTP as a CDN serves a deployment's static files, for a function
  * that reads its build from there (FOLIO_ARTEFACT_URL): the paths it was asked for, in order.
  */
-export async function serveFolder(dir: string): Promise<{ url: string; asked: string[]; close: () => Promise<void> }> {
+export async function serveFolder(dir: string): Promise<{ url: string; asked: string[]; sent: number[]; close: () => Promise<void> }> {
   const asked: string[] = [];
+  /** The bytes sent for each of `asked`. */
+  const sent: number[] = [];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     asked.push(path);
     const file = resolve(dir, `.${path}`);
     const body = file.startsWith(resolve(dir)) ? await readFile(file).catch(() => undefined) : undefined;
     res.statusCode = body ? 200 : 404;
+    sent.push(body?.byteLength ?? 0);
     res.end(body ?? 'not found');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     asked,
+    sent,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -1,13 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DIST } from '../../src/artefact/roots.ts';
+import { buildLayout, DIST } from '../../src/artefact/roots.ts';
+import { readManifest } from '../../src/artefact/client-files.ts';
 import type { Manifest, ManifestFile, Offer } from '../../src/artefact/manifest.ts';
 import { FORMATS } from '../../src/core/formats.ts';
 
-/** The live build's manifest. */
-export async function liveManifest(dir = DIST.dir): Promise<Manifest> {
-  return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-}
+/** The live build's manifest (or a build folder's), whole: its root and chunks joined. */
+export const liveManifest = (dir = DIST.dir): Promise<Manifest> => readManifest(buildLayout(dir));
 
 export interface PublishedRequest {
   /** Path and query, as a client sends them. */

@@ -9,7 +9,7 @@ const PAGE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';
 const file = (name: string, type: string, cacheControl: string): ManifestFile => ({ file: name, type, etag: '"x"', length: 1, cacheControl });
 
 function manifest(files: ManifestFile[], paths: Manifest['paths'], configDependent: string[] = []): Manifest {
-  return { version: 3, build: 'b', created: '', limits: { rateLimit: 1, rateWindowSeconds: 1, bodyLimit: 1 }, configDependent, files, holders: [], paths, notFound: {}, unavailable: {} };
+  return { version: 4, build: 'b', created: '', limits: { rateLimit: 1, rateWindowSeconds: 1, bodyLimit: 1 }, configDependent, files, holders: [], paths, notFound: {}, unavailable: {} };
 }
 
 const demo = manifest(

@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { goLive, HOLDERS_FILE, liveBuild, newBuildId, prepareBuildDir, pruneBuilds, purgeOldBuilds, removeOldBuilds } from '../../src/pipeline/live/go-live.ts';
 import { filesUnder } from '../../src/fs/files-under.ts';
+import { saveManifest } from '../../src/artefact/client-files.ts';
+import { MANIFEST_VERSION } from '../../src/artefact/manifest.ts';
 import { answerFile } from '../../src/pipeline/publish/answer-file.ts';
 import { canonicalQuery } from '../../src/core/params.ts';
 import { chooseEncoding, encodedEtag } from '../../src/app/encoding.ts';
@@ -83,7 +85,8 @@ test('a build kept only because a kept build holds files in its folder is emptie
       await put(join(out, 'builds', id, 'bundle', 'main', 'catalog.json'));
       // The live build takes the page (and its variants) from the first build, its answer from the second.
       const files = id === ids[4] ? [file('/p.html', 0, true), file('/api/x/index.json', 1)] : [file('/p.html', undefined, true)];
-      await put(join(out, 'builds', id, 'manifest.json'), JSON.stringify({ build: id, holders: id === ids[4] ? [ids[0], ids[1]] : [], files }));
+      const paths = Object.fromEntries(files.map((f, i) => [f.file, { query: 'none' as const, answers: { '': i } }]));
+      await saveManifest(join(out, 'builds', id), { version: MANIFEST_VERSION, build: id, created: '', limits: { rateLimit: 0, rateWindowSeconds: 1, bodyLimit: 1 }, configDependent: [], files, holders: id === ids[4] ? [ids[0]!, ids[1]!] : [], paths, notFound: {}, unavailable: {} });
       if (id === ids[4]) await put(join(out, 'builds', id, HOLDERS_FILE), JSON.stringify([ids[0], ids[1]]));
     }
     for (const id of ids) await goLive(out, id);

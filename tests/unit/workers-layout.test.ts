@@ -9,7 +9,7 @@ import { assetUrl } from '../../src/hosts/cloudflare/assets-bundle.ts';
 // rest private, no coded copies, no answers to queries, and past the limit R2.
 const file = (name: string, type: string): ManifestFile => ({ file: name, type, etag: `"${name}"`, length: 10, cacheControl: 'public, max-age=0', br: 5, gzip: 6 });
 const manifest: Manifest = {
-  version: 3,
+  version: 4,
   build: 'b',
   created: '',
   limits: { rateLimit: 0, rateWindowSeconds: 60, bodyLimit: 1 },

@@ -5,7 +5,8 @@ import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink }
 import { basename, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { holderOf, variantSuffixes, type Manifest } from '../../artefact/manifest.ts';
+import { holderOf, variantSuffixes } from '../../artefact/manifest.ts';
+import { readManifest } from '../../artefact/client-files.ts';
 import { filesUnder } from '../../fs/files-under.ts';
 import { buildLayout } from '../../artefact/roots.ts';
 import { REUSE_FILE } from '../reuse/reuse.ts';
@@ -109,7 +110,10 @@ export async function pruneBuilds(out: string): Promise<void> {
   if (holders.size === 0) return;
   const held = new Map([...holders].map((id) => [id, new Set<string>()]));
   for (const id of kept) {
-    const manifest = await readJson<Manifest>(join(dir, id, 'manifest.json'));
+    const manifest = await readManifest(buildLayout(join(dir, id))).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
     for (const f of manifest?.files ?? []) {
       for (const suffix of variantSuffixes(f)) held.get(holderOf(manifest!, f))?.add(`${f.file}${suffix}`);
     }

@@ -1,5 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, join } from 'node:path';
+import { saveManifest } from '../../artefact/client-files.ts';
 import { filesUnder } from '../../fs/files-under.ts';
 import { canonicalQuery } from '../../core/params.ts';
 import { LANGUAGE_CODES } from '../../core/languages.ts';
@@ -194,6 +195,6 @@ export async function writeManifest(input: ManifestInput, manifestFile: string):
     notFound,
     unavailable,
   };
-  await writeFile(manifestFile, JSON.stringify(manifest));
+  await saveManifest(dirname(manifestFile), manifest);
   return manifest;
 }

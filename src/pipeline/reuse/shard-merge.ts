@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { readJson } from '../../fs/read-json.ts';
 import { buildLayout, type BuildLayout } from '../../artefact/roots.ts';
 import { MANIFEST_VERSION, variantSuffixes, type Manifest, type ManifestPath } from '../../artefact/manifest.ts';
-import { fileAt, readManifest, selfContained } from '../../artefact/client-files.ts';
+import { fileAt, readManifest, saveManifest, selfContained } from '../../artefact/client-files.ts';
 import { placeFile } from './place-file.ts';
 import { DIGESTS_FILE, type BundleDigests } from './reuse.ts';
 import { HOLDERS_FILE } from '../live/go-live.ts';
@@ -65,8 +65,9 @@ export async function combineShards(shards: readonly Shard[], dir: string): Prom
       Object.fromEntries(Object.entries(answers).map(([q, a]) => [q, typeof a === 'number' ? index[a]! : Object.fromEntries(Object.entries(a).map(([o, i]) => [o, index[i!]!]))]));
     for (const [path, entry] of Object.entries(manifest.paths)) combined.paths[path] ??= { ...entry, answers: reindex(entry.answers) };
     for (const [key, i] of Object.entries(manifest.unavailable)) combined.unavailable[key] ??= index[i]!;
+    for (const [prefix, i] of Object.entries(manifest.notFound)) combined.notFound[prefix] ??= index[i]!;
   }
-  await writeFile(layout.manifest, JSON.stringify(combined));
+  await saveManifest(layout.dir, combined);
   return layout;
 }
 
@@ -108,7 +109,7 @@ export async function selfContain(layout: BuildLayout, manifest: Manifest): Prom
     }
   }
   const whole = selfContained(manifest);
-  await writeFile(layout.manifest, JSON.stringify(whole));
+  await saveManifest(layout.dir, whole);
   await writeFile(join(layout.dir, HOLDERS_FILE), '[]');
   return whole;
 }

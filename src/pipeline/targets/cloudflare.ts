@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { mirror, place } from './files.ts';
-import { fileAt, folderFiles, readManifest } from '../../artefact/client-files.ts';
+import { fileAt, folderFiles, readManifest, saveManifest } from '../../artefact/client-files.ts';
 import { inboxSchema } from '../../contact/inbox.ts';
+import { storedManifestFiles } from '../../artefact/manifest-chunks.ts';
 import type { BuildLayout } from '../../artefact/roots.ts';
 import { PRIVATE_PREFIX } from '../../hosts/cloudflare/assets-bundle.ts';
 import type { Manifest } from '../../artefact/manifest.ts';
@@ -177,7 +178,7 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   const assets = join(outDir, 'assets');
   const manifest = await readManifest(layout);
   const bundles = roots.map((root) => ({ root, files: folderFiles(layout.bundle(root)).filter((f) => !f.rel.startsWith(`media${sep}`)) }));
-  const placed = workersLayout(manifest, options.maxAssets, bundles.reduce((n, b) => n + b.files.length, 0));
+  const placed = workersLayout(manifest, options.maxAssets, bundles.reduce((n, b) => n + b.files.length, 0) + storedManifestFiles(manifest));
   const privateDir = placed.r2 ? join(outDir, 'r2') : assets;
   let files = 0;
   let objects = 0;
@@ -196,7 +197,8 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   await writeFile(join(assets, '_headers'), cloudflareHeaders(manifest, options.negotiate ? undefined : pagesCacheControl(placed)));
   files += 2;
   await mkdir(join(privateDir, PRIVATE_PREFIX), { recursive: true });
-  await writeFile(join(privateDir, PRIVATE_PREFIX, 'manifest.json'), JSON.stringify(placed.manifest));
+  // The worker reads the manifest as every host does: its root, then the chunk a request needs.
+  const manifestFiles = await saveManifest(join(privateDir, PRIVATE_PREFIX), placed.manifest);
   for (const { root, files: bundle } of bundles) {
     // Media are published with the pages already; the worker needs catalog, bodies and search.
     const copied = await mirror(bundle, join(privateDir, PRIVATE_PREFIX, 'bundle', root));
@@ -206,8 +208,8 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
       largest = Math.max(largest, copied.largest);
     }
   }
-  if (placed.r2) objects++;
-  else files++;
+  if (placed.r2) objects += manifestFiles;
+  else files += manifestFiles;
   // The inbox tables, as D1 migrations (the worker also makes them on first use).
   await mkdir(join(outDir, 'migrations'), { recursive: true });
   await writeFile(join(outDir, 'migrations', '0001_inbox.sql'), roots.map((root) => inboxSchema(`folio_messages_${root}`, 'sqlite')).join('\n'));

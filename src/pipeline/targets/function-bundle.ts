@@ -4,7 +4,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { BuildLayout } from '../../artefact/roots.ts';
 import { folderBytes, mirror } from './files.ts';
-import { clientFiles, folderFiles, readManifest, selfContained } from '../../artefact/client-files.ts';
+import { clientFiles, folderFiles, readManifest, saveManifest, selfContained } from '../../artefact/client-files.ts';
 import type { Manifest } from '../../artefact/manifest.ts';
 import { staticOnly } from './cdn-routes.ts';
 
@@ -37,7 +37,7 @@ export async function bundleFunction(entry: string, outfile: string, artefactPat
 export const artefactPath = () => `/_folio/a/${randomBytes(16).toString('hex')}`;
 
 /**
- * The build a function reads, as a folder for the CDN to serve (`artefactPath`): manifest.json,
+ * The build a function reads, as a folder for the CDN to serve (`artefactPath`): the manifest,
  * bundle/ (without media: the site has them), and of site/client only the files `siteFiles` keeps
  * (the function computes every answer; a search page's answer is its published page with the
  * results). The function carries none of it.
@@ -46,9 +46,9 @@ export async function placeBuild(layout: BuildLayout, roots: readonly string[], 
   await rm(to, { recursive: true, force: true });
   await mkdir(to, { recursive: true });
   const manifest = await readManifest(layout);
-  await writeFile(join(to, 'manifest.json'), JSON.stringify(selfContained(manifest)));
+  const written = await saveManifest(to, selfContained(manifest));
   const client = await mirror(clientFiles(layout, manifest), join(to, 'site', 'client'), (rel) => !siteFiles(rel));
-  let files = client.files + 1;
+  let files = client.files + written;
   for (const root of roots) files += (await mirror(folderFiles(layout.bundle(root)), join(to, 'bundle', root), (rel) => rel.startsWith(`media${sep}`))).files;
   return { files, bytes: await folderBytes(to) };
 }

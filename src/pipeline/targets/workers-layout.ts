@@ -66,7 +66,7 @@ const pageName = (url: string) => (url.endsWith('/') ? `${url}index.html` : `${u
 /**
  * The layout of a build on Workers. `fixed` is the number of asset files written besides the
  * build's (`_headers`, `_redirects`), counted against `limit`; bundle files go where the private
- * files go, so `bundleFiles` counts too.
+ * files go, so `bundleFiles` (with the files the manifest is stored as) counts too.
  */
 export function workersLayout(manifest: Manifest, limit: number, bundleFiles: number, fixed = 2): WorkersLayout {
   const urls = pageUrls(manifest);
@@ -74,8 +74,8 @@ export function workersLayout(manifest: Manifest, limit: number, bundleFiles: nu
   const isPublic = ({ f, index }: { f: ManifestFile; index: number }) => staticOnly(f.file) || urls.has(index);
   const publicFiles = kept.filter(isPublic);
   const privateFiles = kept.filter((k) => !isPublic(k));
-  // The manifest counts as one private file.
-  const r2 = publicFiles.length + privateFiles.length + bundleFiles + 1 + fixed > limit;
+  // bundleFiles counts the manifest's files too (its root and chunks).
+  const r2 = publicFiles.length + privateFiles.length + bundleFiles + fixed > limit;
   // In R2 mode the assets hold the public files while they fit, static files first (a page is served by the worker from R2 as well),
   const room = r2 ? Math.max(0, limit - fixed) : Infinity;
   // (the shortest URLs, the homes and the lists, before the posts).
