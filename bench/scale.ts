@@ -113,8 +113,15 @@ const cpu = fit(results.map((r) => [r.n, r.clean.cpuSeconds]));
 console.log(`\nslope: ${(wall.b * 1000).toFixed(1)} ms wall and ${(cpu.b * 1000).toFixed(1)} ms CPU an essay (14 languages); growth of wall time an essay from the smallest to the largest size: ${results.length > 1 ? ((results.at(-1)!.clean.seconds / results.at(-1)!.n) / (results[0]!.clean.seconds / results[0]!.n)).toFixed(2) : '1.00'}x (1.00 = linear)`);
 const oneMachine = wall.a + wall.b * 100_000;
 console.log(`extrapolated to 100,000 x 14 on this machine (2 cores): ${(oneMachine / 3600).toFixed(1)} h`);
-// A matrix of 16 jobs: each shard bundles every post (read-next and the menu) and makes its sixteenth of the
-// pages and answers; the merge makes what gathers posts. Measured split at 500 x 14: bundling 64 % of a shard.
-const bundleShare = 0.64;
-const perShard = oneMachine * (bundleShare + (1 - bundleShare) / 16);
-console.log(`extrapolated with a 16-job matrix: each shard about ${(perShard / 3600).toFixed(1)} h (every shard still bundles every post, ${bundleShare * 100} % of a shard's time at 500 x 14), then the merge`);
+// A matrix of 16 jobs: each shard renders its own posts (the others outlined from their front matter) and makes
+// their pages and answers; the merge makes what gathers posts and the search indexes. From the largest size
+// measured: a shard's time per post of its own, and the merge's time per essay of the corpus.
+const largest = results.at(-1)!;
+const shardRuns = [...largest.sharded.out.matchAll(/shard \d+\/\d+: built \((\d+) posts\) in ([\d.]+) s/g)].map((m) => ({ posts: Number(m[1]), seconds: Number(m[2]) }));
+const mergeSeconds = Number([...largest.sharded.out.matchAll(/build done in ([\d.]+) s/g)].at(-1)?.[1] ?? NaN);
+if (shardRuns.length > 0 && Number.isFinite(mergeSeconds)) {
+  const perPost = shardRuns.reduce((s, r) => s + r.seconds, 0) / shardRuns.reduce((s, r) => s + r.posts, 0);
+  const shard = perPost * (100_000 / 16);
+  const merge = (mergeSeconds / largest.n) * 100_000;
+  console.log(`extrapolated with a 16-job matrix (from ${largest.n} x 14: ${(perPost * 1000).toFixed(0)} ms a shard's own post, the merge ${mergeSeconds.toFixed(1)} s): each shard about ${(shard / 3600).toFixed(1)} h, then the merge about ${(merge / 3600).toFixed(1)} h: ${((shard + merge) / 3600).toFixed(1)} h in all`);
+}
