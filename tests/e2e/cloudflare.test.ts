@@ -53,17 +53,24 @@ describe('the Cloudflare Workers project', { skip }, () => {
     const manifest = await liveManifest();
     const assets = join(OUT, 'assets');
     const worker = await liveManifest(join(assets, '_folio'));
-    manifest.files.forEach((f, i) => {
-      const placed = worker.files[i]!;
-      assert.equal(placed.br ?? placed.gzip, undefined, `${f.file} has no coded variants`);
-      if (isQueryAnswer(f.file)) return;
-      assert.ok(existsSync(join(assets, placed.file)), `${f.file} at ${placed.file}`);
-      assert.equal(placed.etag, f.etag);
-    });
+    // The stored manifest is joined back from its chunks, which number its files anew: files are matched by the answer they are.
+    const answers = (m: Manifest, path: string) => Object.entries(m.paths[path]?.answers ?? {}).flatMap(([q, a]) => (typeof a === 'number' ? [[q, a] as const] : Object.entries(a).map(([o, i]) => [`${q}#${o}`, i!] as const)));
+    for (const path of Object.keys(manifest.paths)) {
+      const placedAt = new Map(answers(worker, path));
+      for (const [key, i] of answers(manifest, path)) {
+        const f = manifest.files[i]!;
+        if (isQueryAnswer(f.file)) continue;
+        const placed = worker.files[placedAt.get(key)!]!;
+        assert.equal(placed.br ?? placed.gzip, undefined, `${f.file} has no coded variants`);
+        assert.ok(existsSync(join(assets, placed.file)), `${f.file} at ${placed.file}`);
+        assert.equal(placed.etag, f.etag);
+      }
+    }
     // Pages where the assets find them at their URL (a home with its slash), the other answers private.
-    assert.equal(worker.files[manifest.paths['/fr/']!.answers[''] as number]!.file, '/fr/index.html');
-    assert.equal(worker.files[(manifest.paths['/the-slow-web']!.answers[''] as { html: number }).html]!.file, '/the-slow-web.html');
-    assert.equal(worker.files[manifest.paths['/api/posts']!.answers[''] as number]!.file, '/_folio/site/api/posts/index.json');
+    const at = (path: string, key = '') => worker.files[new Map(answers(worker, path)).get(key)!]!.file;
+    assert.equal(at('/fr/'), '/fr/index.html');
+    assert.equal(at('/the-slow-web', '#html'), '/the-slow-web.html');
+    assert.equal(at('/api/posts'), '/_folio/site/api/posts/index.json');
     const names = filesUnder(assets);
     assert.deepEqual(names.filter((n) => /\.(br|gz)$/.test(n) || n.includes('/_query/')), []);
     assert.equal(names.length, manifest.files.filter((f) => !isQueryAnswer(f.file)).length + names.filter((n) => n.startsWith('/_folio/bundle/') || n.startsWith('/_folio/manifest')).length + 2, 'the files, the bundles, the manifest\'s root and chunks, _headers and _redirects');
@@ -270,7 +277,7 @@ describe('past FOLIO_WORKERS_MAX_ASSETS: the build the worker reads in R2', { sk
   });
 
   test('the worker answers from R2 as Node does: a page past the limit, the API, a search; a page among the assets still invokes nothing', async () => {
-    const worker_ = JSON.parse(await readFile(join(dir, 'r2/_folio/manifest.json'), 'utf8')) as Manifest;
+    const worker_ = await liveManifest(join(dir, 'r2/_folio'));
     const inR2 = Object.entries(worker_.paths).find(([, e]) => e.query === 'none' && !e.offers && typeof e.answers[''] === 'number' && worker_.files[e.answers[''] as number]!.file.startsWith('/_folio/site/') && worker_.files[e.answers[''] as number]!.type.startsWith('text/html'))![0];
     const node = await startServer({ RATE_LIMIT: '0' }, 'node');
     try {
