@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 
 /**
@@ -9,4 +10,11 @@ export async function writeWhole(file: string, data: string | Uint8Array): Promi
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, data);
   await rename(temp, file);
+}
+
+/** writeWhole for a caller that cannot wait (a write in microseconds, cheaper than libuv's trips). */
+export function writeWholeSync(file: string, data: string | Uint8Array): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, data);
+  renameSync(temp, file);
 }

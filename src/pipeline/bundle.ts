@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
@@ -236,7 +237,8 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const folderLinks: FileLinks[] = [];
     const imageNames = new Set<string>(cover ? [cover.name] : []);
     const bodyDir = join(opts.outDir, 'bodies', slug);
-    await mkdir(bodyDir, { recursive: true });
+    // Synchronous, as the bodies below: a small write costs less than its trips through libuv's pool.
+    mkdirSync(bodyDir, { recursive: true });
     const bytes = createHash('sha256');
 
     // An unstamped translation (a scaffold still holding the English) is not published until it is stamped.
@@ -257,7 +259,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       };
       const json = JSON.stringify(body);
       bytes.update(`${file.lang}\0${json}\0`);
-      await writeFile(join(bodyDir, `${file.lang}.json`), json);
+      writeFileSync(join(bodyDir, `${file.lang}.json`), json);
       // Search snippets quote the essay as its page does (the language's quotation marks).
       folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
       folderLinks.push(fileLinks(file, rendered));

@@ -1,12 +1,9 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PUBLISH } from '../../src/artefact/roots.ts';
-import { writeCorpus } from '../../bench/synthetic-corpus.ts';
+import { generatedBuild } from '../helpers/generated-build.ts';
 import { FUNCTION_LIMIT_BYTES, functionSizes } from '../helpers/function-sizes.ts';
 import { filesUnder } from '../../src/fs/files-under.ts';
 import { WORKERS_LIMITS } from '../../src/pipeline/targets/cloudflare.ts';
@@ -33,31 +30,10 @@ describe('each host\'s function stays under 10 MB', () => {
   });
 
   test('on a generated corpus of 500 essays x 14 languages, the same size as on the demo', { skip: process.env.FOLIO_TEST_SCALE === '1' ? false : 'FOLIO_TEST_SCALE=1 builds a 500 x 14 corpus (minutes)', timeout: 40 * 60_000 }, async () => {
-    const work = await mkdtemp(join(tmpdir(), 'folio-size-'));
-    after(() => rm(work, { recursive: true, force: true }));
-    await writeCorpus(join(work, 'content'), 500, 'content/posts/tidal-energy/figure-1.jpg');
-    // Its own process group, stopped whatever the outcome; a clean build of 500 x 14 took 4 min here beside other work.
-    const child = spawn(process.execPath, ['scripts/build.ts', ...TARGETS.flatMap((t) => ['--target', t])], {
-      env: { ...process.env, FOLIO_CONTENT: join(work, 'content'), FOLIO_OUT: join(work, 'dist'), FOLIO_CACHE: join(work, 'cache') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let log = '';
-    child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-    const stop = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Already ended.
-      }
-    };
-    after(stop);
-    const deadline = setTimeout(stop, 35 * 60_000);
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
-    clearTimeout(deadline);
+    // A clean build of 500 x 14 took 4 min here beside other work.
+    const { code, log, dist } = await generatedBuild(500, { args: TARGETS.flatMap((t) => ['--target', t]), deadlineMs: 35 * 60_000 });
     assert.equal(code, 0, `the build failed:\n${log.slice(-4000)}`);
-    const large = await functionSizes(join(work, 'dist'));
+    const large = await functionSizes(dist);
     underLimit(large, '500 x 14');
     // Constant: the code only (a few KiB apart: the build's paths written into it).
     if (demo) for (const host of TARGETS) assert.ok(Math.abs(large[host as keyof typeof large] - demo[host]!) < 256 * 1024, `${host}: ${mb(demo[host]!)} on the demo, ${mb(large[host as keyof typeof large])} at 500 x 14`);

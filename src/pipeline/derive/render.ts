@@ -7,10 +7,11 @@ import rehypeStringify from 'rehype-stringify';
 import rehypeParse from 'rehype-parse';
 import rehypeRemark from 'rehype-remark';
 import remarkStringify from 'remark-stringify';
-import { visit } from 'unist-util-visit';
+import { EXIT, visit } from 'unist-util-visit';
 import { toText } from 'hast-util-to-text';
 import GithubSlugger from 'github-slugger';
 import type { Root, Element } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
 import type { MediaItem, Section } from '../../core/types.ts';
 import { responsivePictures, type PictureContext } from './pictures.ts';
 import { videoCompanions } from './video.ts';
@@ -66,20 +67,35 @@ export interface RenderContext extends PictureContext {
   lang: string;
 }
 
-/** remark-rehype names the footnotes and their back links in English unless told: one processor per language. */
+/**
+ * remark-rehype names the footnotes and their back links in English unless told: one processor per
+ * language, and one without rehype-raw for a body that has no HTML of its own (most bodies): rehype-raw
+ * parses the whole tree again through parse5, a sixth of a render, to the same tree when there is none.
+ */
 const markdownProcessors = new Map<string, ReturnType<typeof markdownProcessor>>();
-function markdownProcessor(lang: string) {
+function markdownProcessor(lang: string, raw: boolean) {
   const m = messages(lang);
-  return unified().use(remarkParse).use(remarkGfm).use(remarkRehype, {
+  const processor = unified().use(remarkParse).use(remarkGfm).use(remarkRehype, {
     allowDangerousHtml: true,
     footnoteLabel: m.footnotes,
     footnoteBackLabel: (reference: number, rereference: number) => format(m.backToReference, { n: `${reference + 1}${rereference > 1 ? `-${rereference}` : ''}` }),
-  }).use(rehypeRaw);
+  });
+  return raw ? processor.use(rehypeRaw) : processor;
 }
-function markdownToHast(lang: string) {
-  let processor = markdownProcessors.get(lang);
-  if (!processor) markdownProcessors.set(lang, (processor = markdownProcessor(lang)));
+function markdownToHast(lang: string, raw: boolean) {
+  const key = `${lang}${raw ? '+raw' : ''}`;
+  let processor = markdownProcessors.get(key);
+  if (!processor) markdownProcessors.set(key, (processor = markdownProcessor(lang, raw)));
   return processor;
+}
+/** Whether a Markdown tree holds HTML the author wrote (a block or inline `html` node). */
+function hasHtml(tree: MdastRoot): boolean {
+  let found = false;
+  visit(tree, 'html', () => {
+    found = true;
+    return EXIT;
+  });
+  return found;
 }
 /** The footnotes' heading is for screen readers (class sr-only): no section of the table of contents. */
 const FOOTNOTE_LABEL = 'footnote-label';
@@ -166,10 +182,12 @@ function absoluteMarkdown(markdown: string, ctx: RenderContext): string {
 }
 
 export function render(format: 'md' | 'html', body: string, ctx: RenderContext): Rendered {
-  const markdownToTree = markdownToHast(ctx.lang);
-  const tree = (format === 'md'
-    ? markdownToTree.runSync(markdownToTree.parse(body))
-    : htmlToHast.runSync(htmlToHast.parse(body))) as Root;
+  let tree: Root;
+  if (format === 'md') {
+    // The parse is the same with rehype-raw or without (it only adds a transform).
+    const parsed = markdownToHast(ctx.lang, false).parse(body);
+    tree = markdownToHast(ctx.lang, hasHtml(parsed)).runSync(parsed) as Root;
+  } else tree = htmlToHast.runSync(htmlToHast.parse(body)) as Root;
   const found = transform(tree, ctx);
   // One line per block, so snippets can keep to the block they quote (src/core/snippet.ts).
   const text = toText(tree, { whitespace: 'normal' }).replace(/[^\S\n]+/g, ' ').replace(/ *\n\s*/g, '\n').trim();
