@@ -39,9 +39,9 @@ describe('each host\'s function stays under 10 MB', () => {
     if (demo) for (const host of TARGETS) assert.ok(Math.abs(large[host as keyof typeof large] - demo[host]!) < 256 * 1024, `${host}: ${mb(demo[host]!)} on the demo, ${mb(large[host as keyof typeof large])} at 500 x 14`);
     console.log(`function sizes at 500 x 14: ${Object.entries(large).map(([h, b]) => `${h} ${mb(b)}`).join(', ')}`);
     // Workers' file limit (100,000 a Worker, paid): the whole project among the assets, nothing in R2.
-    const assets = filesUnder(join(work, 'dist', 'cloudflare', 'assets')).length;
-    console.log(`files at 500 x 14: Workers ${assets} assets, Netlify ${filesUnder(join(work, 'dist', 'netlify', 'static')).length}, Vercel ${filesUnder(join(work, 'dist', 'vercel', '.vercel', 'output', 'static')).length}, Node ${filesUnder(join(work, 'dist', 'current', 'site', 'client')).length + filesUnder(join(work, 'dist', 'current', 'bundle')).length}`);
+    const assets = filesUnder(join(dist, 'cloudflare', 'assets')).length;
+    console.log(`files at 500 x 14: Workers ${assets} assets, Netlify ${filesUnder(join(dist, 'netlify', 'static')).length}, Vercel ${filesUnder(join(dist, 'vercel', '.vercel', 'output', 'static')).length}, Node ${filesUnder(join(dist, 'current', 'site', 'client')).length + filesUnder(join(dist, 'current', 'bundle')).length}`);
     assert.ok(assets <= WORKERS_LIMITS.assetFiles.paid, `Workers: ${assets} asset files at 500 x 14 (limit ${WORKERS_LIMITS.assetFiles.paid})`);
-    assert.ok(!existsSync(join(work, 'dist', 'cloudflare', 'r2')), 'the artefact fits the assets: no R2');
+    assert.ok(!existsSync(join(dist, 'cloudflare', 'r2')), 'the artefact fits the assets: no R2');
   });
 });
