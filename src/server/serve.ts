@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { PUBLISH } from '../artefact/roots.ts';
+import { PUBLISH, ROOTS } from '../artefact/roots.ts';
 import type { Root } from '../../functions/context.ts';
 import type { StreamCounter } from '../../functions/sse.ts';
 import type { ContactService } from '../contact/service.ts';
@@ -90,7 +90,11 @@ export async function serve(config: ServerConfig, state: WorkerState, opts: { po
   const { refuseConnect, answerClientError } = socketAnswers(front.countSocket);
   // Timeouts are checked every second, so they fire at their stated values (Node's default check
   // every 30 s let a slow client's headers take 10 to 40 s).
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => void front.handle(req, res));
+  // `npm run dev` only (it sets the session's token): the translation review pages, for this machine alone.
+  const review = process.env.FOLIO_REVIEW_TOKEN ? (await import('../translate/review/http.ts')).reviewRoutes({ token: process.env.FOLIO_REVIEW_TOKEN, contentDir: ROOTS[0]!.contentDir }) : undefined;
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) =>
+    void (review?.owns(req.url) ? review.handle(req, res) : front.handle(req, res)),
+  );
   server.keepAliveTimeout = 5_000;
   const stopSendRate = enforceSendRate(server, { stalledMs: config.writeTimeoutMs, minBytesPerSecond: config.minSendRate });
   server.on('checkContinue', (req, res) => {
