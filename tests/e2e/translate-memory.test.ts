@@ -1,7 +1,6 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
@@ -9,7 +8,7 @@ import { MEMORY_FILE, segmentKey, type MemoryData } from '../../src/translate/me
 import { documentText, segmentDocument } from '../../src/translate/segments.ts';
 import { sentencesOf } from '../../src/translate/sentences.ts';
 import { loadGlossary } from '../../src/translate/glossary.ts';
-import { runTranslate } from '../helpers/translate-command.ts';
+import { englishOnlyContent, runTranslate } from '../helpers/translate-command.ts';
 import { translations } from '../helpers/translations-command.ts';
 import { startOpenAIServer, type OpenAIServer } from '../helpers/openai-server.ts';
 
@@ -27,18 +26,10 @@ const EDITED = "It is that the web's failures are very often silent.";
 const PARAGRAPH = /^What strikes me about those figures.*$/m;
 const temps: string[] = [];
 
-/** A copy of the content with only these posts, in English only, and these settings. */
+/** A copy of the content with only these posts, in English only, and these settings (removed after the tests). */
 async function contentCopy(posts: string[], settings: string): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'folio-translate-memory-'));
+  const root = await englishOnlyContent('folio-translate-memory-', posts, settings);
   temps.push(root);
-  await cp('content', root, { recursive: true });
-  await rm(join(root, 'pages'), { recursive: true });
-  for (const slug of await readdir(join(root, 'posts'))) {
-    if (!posts.includes(slug)) await rm(join(root, 'posts', slug), { recursive: true });
-    else for (const file of await readdir(join(root, 'posts', slug))) if (file.endsWith('.md') && file !== 'en.md') await rm(join(root, 'posts', slug, file));
-  }
-  await writeFile(join(root, 'translation.yaml'), settings);
-  await rm(join(root, 'taxonomies.yaml'), { force: true });
   return root;
 }
 

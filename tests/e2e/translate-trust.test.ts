@@ -9,7 +9,7 @@ import matter from 'gray-matter';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
 import { loadAll } from '../../src/translate/translation-status.ts';
 import { MEMORY_FILE, type MemoryData } from '../../src/translate/memory.ts';
-import { runTranslate } from '../helpers/translate-command.ts';
+import { englishOnlyContent, runTranslate } from '../helpers/translate-command.ts';
 import { startLibreTranslateServer, type LibreServer } from '../helpers/libretranslate-server.ts';
 
 /**
@@ -21,20 +21,10 @@ const apertiumSkip = isApertiumInstalled() ? false : 'Apertium not found (apt-ge
 const SLUG = 'the-slow-web';
 const temps: string[] = [];
 
-/** A copy of the content with only these posts, in English only, and these settings. */
+/** A copy of the content with only these posts, in English only, and these settings (removed after the tests). */
 async function contentCopy(posts: string[], settings: string): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'folio-translate-trust-'));
+  const root = await englishOnlyContent('folio-translate-trust-', posts, settings);
   temps.push(root);
-  await cp('content', root, { recursive: true });
-  // Standalone pages are translated too (tests/e2e/translate-pages.test.ts): left out, so the runs are the posts'.
-  await rm(join(root, 'pages'), { recursive: true });
-  for (const slug of await readdir(join(root, 'posts'))) {
-    if (!posts.includes(slug)) await rm(join(root, 'posts', slug), { recursive: true });
-    else for (const file of await readdir(join(root, 'posts', slug))) if (file.endsWith('.md') && file !== 'en.md') await rm(join(root, 'posts', slug, file));
-  }
-  await writeFile(join(root, 'translation.yaml'), settings);
-  // The demo's names are for terms of posts left out here (content errors): the run makes its own.
-  await rm(join(root, 'taxonomies.yaml'), { force: true });
   return root;
 }
 

@@ -1,3 +1,6 @@
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { signalGroup, spawnGroup } from './process-group.ts';
 
 /** Longer than any run of the tests takes on a loaded machine (a whole demo through Apertium takes about a minute). */
@@ -27,3 +30,21 @@ export function runTranslate(root: string, args: readonly string[], env: NodeJS.
 
 /** The summary's count of segments sent. */
 export const sentOf = (out: string) => Number(/(\d+) segments sent/.exec(out)?.[1] ?? NaN);
+
+/**
+ * A copy of the demo's content in a temp folder (`prefix` names it) with only `posts`, each in English only,
+ * no standalone pages (they are translated too: tests/e2e/translate-pages.test.ts), `settings` as its
+ * translation.yaml, and no taxonomies.yaml (the demo's names are for terms of posts left out: a run makes its own).
+ */
+export async function englishOnlyContent(prefix: string, posts: readonly string[], settings: string): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  await cp('content', root, { recursive: true });
+  await rm(join(root, 'pages'), { recursive: true });
+  for (const slug of await readdir(join(root, 'posts'))) {
+    if (!posts.includes(slug)) await rm(join(root, 'posts', slug), { recursive: true });
+    else for (const file of await readdir(join(root, 'posts', slug))) if (file.endsWith('.md') && file !== 'en.md') await rm(join(root, 'posts', slug, file));
+  }
+  await writeFile(join(root, 'translation.yaml'), settings);
+  await rm(join(root, 'taxonomies.yaml'), { force: true });
+  return root;
+}
