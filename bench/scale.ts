@@ -9,6 +9,7 @@ import { LANGUAGE_CODES } from '../src/core/languages.ts';
 import { functionSizes } from '../tests/helpers/function-sizes.ts';
 import { startServer } from '../tests/helpers/server.ts';
 import { filesUnder, measure, residentMb, type Run } from './measure.ts';
+import { sliceDir } from '../src/pipeline/reuse/shard-inputs.ts';
 import { writeCorpus } from './synthetic-corpus.ts';
 import { mixedLoad, titleWords } from './mixed-load.ts';
 
@@ -31,10 +32,18 @@ const env = (content: string, out: string, cache: string) => ({ FOLIO_CONTENT: c
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
+/** A sharded build: its shards and its merge, each measured as its own process tree. */
+interface Sharded {
+  seconds: number;
+  cpuSeconds: number;
+  shards: Run[];
+  merge: Run;
+}
+
 interface Measured {
   n: number;
   clean: Run;
-  sharded: Run;
+  sharded: Sharded;
 }
 
 /** Search over HTTP on the built site (no answer cache): each language's first search, then warm ones; then the server's memory after mixed requests. */
@@ -86,13 +95,25 @@ for (const n of sizes) {
   const functions = await functionSizes(out);
   console.log(`  functions: ${HOSTS.map((h) => `${h} ${(functions[h] / 2 ** 20).toFixed(2)} MB`).join(', ')}`);
   for (const line of await serving(out, n)) console.log(line);
-  // The same corpus as 4 shards on this machine (2 at a time: 2 cores), then the merge, from clean caches.
+  // The same corpus as 4 shards on this machine (2 at a time: 2 cores, each shard timed on its own), then
+  // the merge, from clean caches: what `npm run build -- --shards 4 --jobs 2` runs, with each process measured.
   const shardedOut = join(root, 'dist-sharded');
-  const sharded = await measure(node, ['scripts/build.ts', '--shards', String(SHARDS), '--jobs', '2'], env(content, shardedOut, join(root, 'cache-sharded')));
-  console.log(`sharded build (${SHARDS} shards, 2 at a time, then the merge): ${sharded.seconds.toFixed(1)} s wall, ${sharded.cpuSeconds.toFixed(1)} s CPU, largest process ${sharded.largestMb} MB, all processes ${sharded.peakMb} MB`);
-  const shardsDone = /shards done in ([\d.]+) s/.exec(sharded.out)?.[1];
-  const merge = [...sharded.out.matchAll(/build done in ([\d.]+) s/g)].at(-1)?.[1];
-  if (shardsDone && merge) console.log(`  the shards ${shardsDone} s, then the merge ${merge} s`);
+  // With the arenas the local runner gives its shards and merge (src/pipeline/malloc-arenas.ts).
+  const shardedEnv = { ...env(content, shardedOut, join(root, 'cache-sharded')), MALLOC_ARENA_MAX: '2' };
+  const dirs = Array.from({ length: SHARDS }, (_, i) => sliceDir(join(shardedOut, 'shards'), { k: i + 1, n: SHARDS }));
+  const started = performance.now();
+  const shards: Run[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let k = next++; k < SHARDS; k = next++) shards[k] = await measure(node, ['scripts/build.ts', '--shard', `${k + 1}/${SHARDS}`, '--out', dirs[k]!], shardedEnv);
+  };
+  await Promise.all([worker(), worker()]);
+  const shardsSeconds = (performance.now() - started) / 1000;
+  const merge = await measure(node, ['scripts/build.ts', '--merge', ...dirs], shardedEnv);
+  const sharded: Sharded = { seconds: (performance.now() - started) / 1000, cpuSeconds: [...shards, merge].reduce((s, r) => s + r.cpuSeconds, 0), shards, merge };
+  console.log(`sharded build (${SHARDS} shards, 2 at a time, then the merge): ${sharded.seconds.toFixed(1)} s wall, ${sharded.cpuSeconds.toFixed(1)} s CPU; the shards ${shardsSeconds.toFixed(1)} s, then the merge ${merge.seconds.toFixed(1)} s`);
+  shards.forEach((r, i) => console.log(`  shard ${i + 1}/${SHARDS}: ${r.seconds.toFixed(1)} s wall, ${r.cpuSeconds.toFixed(1)} s CPU, largest process ${r.largestMb} MB, all its processes ${r.peakMb} MB`));
+  console.log(`  merge:     ${merge.seconds.toFixed(1)} s wall, ${merge.cpuSeconds.toFixed(1)} s CPU, largest process ${merge.largestMb} MB, all its processes ${merge.peakMb} MB`);
   results.push({ n, clean, sharded });
   await rm(shardedOut, { recursive: true, force: true });
 }
@@ -105,9 +126,9 @@ const fit = (pts: [number, number][]) => {
   const b = k > 1 ? pts.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / pts.reduce((s, [x]) => s + (x - mx) ** 2, 0) : my / mx;
   return { a: my - b * mx, b };
 };
-console.log('\n| essays x 14 | clean build | CPU | largest process | all processes | sharded (4) |');
-console.log('|---|---|---|---|---|---|');
-for (const r of results) console.log(`| ${r.n} | ${r.clean.seconds.toFixed(0)} s | ${r.clean.cpuSeconds.toFixed(0)} s | ${r.clean.largestMb} MB | ${r.clean.peakMb} MB | ${r.sharded.seconds.toFixed(0)} s |`);
+console.log('\n| essays x 14 | clean build | CPU | largest process | all processes | sharded (4, 2 at a time) | largest shard process | merge |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of results) console.log(`| ${r.n} | ${r.clean.seconds.toFixed(0)} s | ${r.clean.cpuSeconds.toFixed(0)} s | ${r.clean.largestMb} MB | ${r.clean.peakMb} MB | ${r.sharded.seconds.toFixed(0)} s | ${Math.max(...r.sharded.shards.map((x) => x.largestMb))} MB | ${r.sharded.merge.seconds.toFixed(0)} s, ${r.sharded.merge.largestMb} MB |`);
 const wall = fit(results.map((r) => [r.n, r.clean.seconds]));
 const cpu = fit(results.map((r) => [r.n, r.clean.cpuSeconds]));
 console.log(`\nslope: ${(wall.b * 1000).toFixed(1)} ms wall and ${(cpu.b * 1000).toFixed(1)} ms CPU an essay (14 languages); growth of wall time an essay from the smallest to the largest size: ${results.length > 1 ? ((results.at(-1)!.clean.seconds / results.at(-1)!.n) / (results[0]!.clean.seconds / results[0]!.n)).toFixed(2) : '1.00'}x (1.00 = linear)`);
@@ -117,8 +138,8 @@ console.log(`extrapolated to 100,000 x 14 on this machine (2 cores): ${(oneMachi
 // their pages and answers; the merge makes what gathers posts and the search indexes. From the largest size
 // measured: a shard's time per post of its own, and the merge's time per essay of the corpus.
 const largest = results.at(-1)!;
-const shardRuns = [...largest.sharded.out.matchAll(/shard \d+\/\d+: built \((\d+) posts\) in ([\d.]+) s/g)].map((m) => ({ posts: Number(m[1]), seconds: Number(m[2]) }));
-const mergeSeconds = Number([...largest.sharded.out.matchAll(/build done in ([\d.]+) s/g)].at(-1)?.[1] ?? NaN);
+const shardRuns = largest.sharded.shards.map((r) => /shard \d+\/\d+: built \((\d+) posts\) in ([\d.]+) s/.exec(r.out)).filter((m) => m !== null).map((m) => ({ posts: Number(m[1]), seconds: Number(m[2]) }));
+const mergeSeconds = Number(/build done in ([\d.]+) s/.exec(largest.sharded.merge.out)?.[1] ?? NaN);
 if (shardRuns.length > 0 && Number.isFinite(mergeSeconds)) {
   const perPost = shardRuns.reduce((s, r) => s + r.seconds, 0) / shardRuns.reduce((s, r) => s + r.posts, 0);
   const shard = perPost * (100_000 / 16);
