@@ -5,7 +5,8 @@
 // settings (RATE_LIMIT, BODY_LIMIT, EVENT_SIGNING_SECRET...) are passed to the worker as vars;
 // FOLIO_CLOUDFLARE_DIR runs another project than dist/cloudflare; FOLIO_PREVIEW_INVOCATIONS=1
 // numbers the worker's invocations in an X-Folio-Invocation header (the tests' proof that the
-// assets answered a request alone).
+// assets answered a request alone); FOLIO_PREVIEW_STATE runs with a state folder of its own, kept
+// and taken as it is (its R2 bucket as `npm run upload:r2 -- --local --persist-to <it>` filled it).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -40,8 +41,9 @@ const contact = Object.keys(process.env).filter((name) => /^(SANDBOX_)?CONTACT_/
 const vars = [...SETTINGS, ...contact].filter((name) => process.env[name] !== undefined).flatMap((name) => ['--var', `${name}:${process.env[name]}`]);
 const port = Number(process.env.PORT || 4321) || (await freePort());
 const host = process.env.HOST || '127.0.0.1';
-const state = await mkdtemp(join(tmpdir(), 'folio-workerd-'));
-if (existsSync(join(project, 'r2'))) {
+const given = process.env.FOLIO_PREVIEW_STATE ? resolve(process.env.FOLIO_PREVIEW_STATE) : undefined;
+const state = given ?? (await mkdtemp(join(tmpdir(), 'folio-workerd-')));
+if (!given && existsSync(join(project, 'r2'))) {
   const t0 = Date.now();
   const objects = await fillLocalR2(join(project, 'r2'), state);
   console.log(`preview: ${objects} objects put in the local R2 bucket in ${Date.now() - t0} ms`);
@@ -66,6 +68,6 @@ const stop = () => child.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 child.on('exit', async (code) => {
-  await rm(state, { recursive: true, force: true });
+  if (!given) await rm(state, { recursive: true, force: true });
   process.exit(code ?? 0);
 });

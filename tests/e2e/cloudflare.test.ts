@@ -144,6 +144,27 @@ describe('the Cloudflare Workers project', { skip }, () => {
       }
     });
 
+    test('a HEAD the worker answers has the headers of its GET, coded for the client as GET is, as Node\'s HEAD has', async () => {
+      // The app strips a HEAD's body before the worker codes an answer: without answering HEAD as GET
+      // first, its ETag, Vary and Content-Length were the identity's where GET's are the coding's.
+      const node = await startServer({ RATE_LIMIT: '0' }, 'node');
+      try {
+        for (const path of ['/the-slow-web', '/fr/the-archive-problem', '/api', '/api/posts?lang=fr', '/atom.xml', '/the-slow-web.md', '/search?q=tide', '/llms.txt']) {
+          const ask = (base: string, method: string) => fetch(base + path, { method, headers: { 'accept-encoding': 'br' } });
+          const [get, head, nodeHead] = [await ask(worker.url, 'GET'), await ask(worker.url, 'HEAD'), await ask(node.url, 'HEAD')];
+          await get.arrayBuffer();
+          assert.equal(head.status, 200, path);
+          assert.equal((await head.arrayBuffer()).byteLength, 0, `${path}: no body`);
+          assert.match(head.headers.get('etag')!, /-br"$/, `${path}: the coding's validator`);
+          for (const h of ['etag', 'vary', 'content-encoding', 'content-type', 'cache-control']) assert.equal(head.headers.get(h), get.headers.get(h), `${path}: ${h} as GET's`);
+          for (const h of ['etag', 'vary', 'content-encoding', 'content-type', 'cache-control']) assert.equal(head.headers.get(h), nodeHead.headers.get(h), `${path}: ${h} as Node's HEAD`);
+          assert.ok(Number(head.headers.get('content-length')) > 0, `${path}: the coded length`);
+        }
+      } finally {
+        await node.stop();
+      }
+    });
+
     test('the private build files are never served', async () => {
       for (const path of ['/_folio/manifest.json', '/_folio/bundle/main/catalog.json', '/_folio/bundle/sandbox/search/en.index.bin', '/_headers', '/api/posts/index.json.br']) {
         const res = await fetch(worker.url + path, { headers: { 'accept-encoding': 'identity' } });
@@ -239,6 +260,26 @@ describe('the Workers project by default: a page view invokes nothing', { skip }
     } finally {
       await node.stop();
     }
+  });
+
+  test('a HEAD of a page in any language, of the sandbox, or of a static file invokes nothing and has the GET\'s headers', async () => {
+    const manifest = await liveManifest();
+    const css = manifest.files.find((f) => f.file.startsWith('/_astro/') && f.file.endsWith('.css'))!.file;
+    const before = await view(worker.url, '/api/site');
+    assert.ok(before.invocation, 'the API runs the worker');
+    const pages = ['/', '/fr/', '/fr/the-archive-problem', '/fr/category/science', '/fr/about', '/ja/', '/ja/notes-on-attention', '/zh/the-archive-problem', '/page/2', '/sandbox/', '/sandbox/fr/', '/sandbox/first-steps'];
+    for (const path of [...pages, css, '/media/tidal-energy/cover.jpg']) {
+      const get = await view(worker.url, path);
+      const head = await fetch(worker.url + path, { method: 'HEAD', headers: { 'accept-encoding': 'identity' }, redirect: 'manual' });
+      assert.equal(get.res.status, 200, path);
+      assert.equal(head.status, 200, path);
+      assert.equal((await head.arrayBuffer()).byteLength, 0, `${path}: no body`);
+      assert.equal(head.headers.get('x-folio-invocation'), null, `${path}: a HEAD did not run the worker`);
+      // The assets' _headers apply to HEAD as to GET (Content-Length aside: the assets send none on a HEAD).
+      for (const h of ['content-type', 'cache-control', 'etag', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'referrer-policy', 'allow']) assert.equal(head.headers.get(h), get.res.headers.get(h), `${path}: ${h}`);
+    }
+    const after = await view(worker.url, '/api/site');
+    assert.equal(Number(after.invocation), Number(before.invocation) + 1, 'no invocation between the two API reads');
   });
 
   test('what only the worker answers still reaches it: Markdown, feeds, a search, an unavailable translation, the private files', async () => {

@@ -40,6 +40,8 @@ describe('each host\'s function stays under 10 MB', () => {
     console.log(`function sizes at 500 x 14: ${Object.entries(large).map(([h, b]) => `${h} ${mb(b)}`).join(', ')}`);
     // Workers' file limit (100,000 a Worker, paid): the whole project among the assets, nothing in R2.
     const assets = filesUnder(join(dist, 'cloudflare', 'assets')).length;
+    // The build's own report of the Workers project: its asset count and largest file against the limits.
+    console.log(log.split('\n').find((line) => line.startsWith('cloudflare: ')));
     console.log(`files at 500 x 14: Workers ${assets} assets, Netlify ${filesUnder(join(dist, 'netlify', 'static')).length}, Vercel ${filesUnder(join(dist, 'vercel', '.vercel', 'output', 'static')).length}, Node ${filesUnder(join(dist, 'current', 'site', 'client')).length + filesUnder(join(dist, 'current', 'bundle')).length}`);
     assert.ok(assets <= WORKERS_LIMITS.assetFiles.paid, `Workers: ${assets} asset files at 500 x 14 (limit ${WORKERS_LIMITS.assetFiles.paid})`);
     assert.ok(!existsSync(join(dist, 'cloudflare', 'r2')), 'the artefact fits the assets: no R2');

@@ -108,7 +108,16 @@ export default {
       });
     }
     const client = asTheClientSent(request);
-    const response = await coded(client, await app.fetch(client, env, ctx));
+    // A HEAD is answered as the GET it stands for, coded, then sent without its body, so that its
+    // ETag, Vary and Content-Length are those of the coding GET sends (the app strips a HEAD's body
+    // before the coding could see it), as on Node.
+    const head = client.method === 'HEAD';
+    const asked = head ? new Request(client, { method: 'GET' }) : client;
+    let response = await coded(asked, await app.fetch(asked, env, ctx));
+    if (head) {
+      await response.body?.cancel().catch(() => {});
+      response = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
     if (env.FOLIO_PREVIEW_INVOCATIONS !== '1') return response;
     const headers = new Headers(response.headers);
     headers.set('x-folio-invocation', String(n));
