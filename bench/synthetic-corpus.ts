@@ -93,6 +93,9 @@ export function richEssay(index: number): { title: string; summary: string; body
 
 export const slugOf = (i: number) => `essay-${String(i).padStart(5, '0')}`;
 
+/** Essay i's date: an hour after essay i - 1's from 2000-01-01, so that 100,000 essays end in 2011, all published (a day apart, those past 2,524 were scheduled into the future and not built). */
+const essayDate = (i: number) => new Date(Date.UTC(2000, 0, 1) + i * 3_600_000).toISOString();
+
 export async function writeCorpus(root: string, count: number, figure: string): Promise<void> {
   await rm(root, { recursive: true, force: true });
   await mkdir(join(root, 'posts'), { recursive: true });
@@ -103,7 +106,7 @@ export async function writeCorpus(root: string, count: number, figure: string): 
     await copyFile(figure, join(dir, 'figure.png'));
     const en = essay(i, 'en');
     const hash = sourceHash(en.title, en.body);
-    const date = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString();
+    const date = essayDate(i);
     await writeFile(join(dir, 'en.md'), `---\ntitle: "${en.title}"\ndate: ${date}\nsummary: "Synthetic essay ${i}"\ncategories: [C${i % 7}]\ntags: [t${i % 13}, t${i % 5}]\n---\n\n${en.body}\n`);
     for (const lang of LANGUAGE_CODES.slice(1)) {
       const t = essay(i, lang);
@@ -126,7 +129,7 @@ export async function writeHugoSite(root: string, count: number): Promise<void> 
       const dir = join(root, 'content', lang, 'posts', slugOf(i));
       await mkdir(dir, { recursive: true });
       const e = essay(i, lang);
-      const date = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString();
+      const date = essayDate(i);
       await writeFile(join(dir, 'index.md'), `---\ntitle: "${e.title}"\ndate: ${date}\ntranslationKey: "${slugOf(i)}"\ncategories: [C${i % 7}]\ntags: [t${i % 13}, t${i % 5}]\n---\n\n${e.body.replace('![figure](figure.png)', '')}\n`);
     }
   }
