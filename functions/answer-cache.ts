@@ -5,6 +5,9 @@
  */
 import { boundedCache } from './bounded-cache.ts';
 import { etagOf } from './etag.ts';
+import { bytesResponse, madeFrom } from './http.ts';
+
+const UTF8 = new TextEncoder();
 
 export interface CachedAnswer {
   status: number;
@@ -17,18 +20,20 @@ export function answerCache(maxBytes: number) {
   return {
     get(key: string): Response | undefined {
       const hit = entries.get(key);
-      return hit && new Response(hit.body as Uint8Array<ArrayBuffer>, { status: hit.status, headers: hit.headers });
+      return hit && bytesResponse(hit.body, { status: hit.status, headers: hit.headers });
     },
     /** Stores a copy of the answer and returns one to send; streams pass through. */
     async put(key: string, response: Response): Promise<Response> {
       if (!response.body || response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
-      const body = new Uint8Array(await response.arrayBuffer());
+      // One of our answers is read from what it was made of, not through its Web stream (issue 39).
+      const made = madeFrom(response);
+      const body = made === undefined ? new Uint8Array(await response.arrayBuffer()) : typeof made === 'string' ? UTF8.encode(made) : made;
       const headers = new Headers(response.headers);
       // Hashed once here rather than by the front server at every hit.
       if (response.status === 200 && !headers.has('etag')) headers.set('etag', await etagOf(body));
       const cached: CachedAnswer = { status: response.status, headers: [...headers], body };
       entries.set(key, cached);
-      return new Response(body as Uint8Array<ArrayBuffer>, { status: cached.status, headers: cached.headers });
+      return bytesResponse(body, { status: cached.status, headers: cached.headers });
     },
   };
 }

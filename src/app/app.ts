@@ -2,7 +2,7 @@ import type { Capabilities } from '../../functions/context.ts';
 import { methodNotAllowed, type FunctionLayer } from '../../functions/routes.ts';
 import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
 import { etagOf } from '../../functions/etag.ts';
-import { redirect, setHeaders } from '../../functions/http.ts';
+import { bytesResponse, madeFrom, redirect, setHeaders } from '../../functions/http.ts';
 import { nestedTooDeep, tooDeepMessage } from '../core/json-depth.ts';
 import { bodyBytes, fileAnswer, type FileAnswer } from './file-answer.ts';
 import type { Found, PublishedFiles } from './published.ts';
@@ -60,6 +60,8 @@ interface Context<Env> {
   capabilities: Capabilities;
 }
 
+const UTF8 = new TextEncoder();
+
 type Next = () => Promise<Response>;
 type Middleware<Env> = (c: Context<Env>, next: Next) => Promise<Response>;
 
@@ -68,6 +70,9 @@ const jsonError = (status: number, error: string) =>
 
 /** A body sent as a GraphQL document (application/graphql), the one kind not read as JSON. */
 const isGraphqlDocument = (type: string | null) => (type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/graphql';
+
+/** Every response's policy headers, merged once. */
+const POLICY_HEADERS: Record<string, string> = { ...CORS_HEADERS, ...SECURITY_HEADERS };
 
 /** What a published file (or any path no function answers) allows. */
 const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
@@ -165,7 +170,7 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     }
   };
 
-  const policyHeaders: Middleware<Env> = async (_c, next) => setHeaders(await next(), { ...CORS_HEADERS, ...SECURITY_HEADERS });
+  const policyHeaders: Middleware<Env> = async (_c, next) => setHeaders(await next(), POLICY_HEADERS);
 
   /** HEAD is answered as GET, then sent without its body. */
   const head: Middleware<Env> = async (c, next) => {
@@ -215,7 +220,9 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     const cacheable = response.status === 200 && (request.method === 'GET' || request.method === 'HEAD') && !streaming && !/no-store/.test(response.headers.get('cache-control') ?? '');
     if (!cacheable) return response;
     if (c.rate && isJson(response.headers.get('content-type'))) response = setHeaders(response, rateHeaders(c.rate));
-    const identity = new Uint8Array(await response.arrayBuffer());
+    // The bytes of one of our answers are at hand: its Web stream is not read (issue 39).
+    const made = madeFrom(response);
+    const identity = made === undefined ? new Uint8Array(await response.arrayBuffer()) : typeof made === 'string' ? UTF8.encode(made) : made;
     const headers = new Headers(response.headers);
     if (!headers.has('etag')) headers.set('etag', await etagOf(identity));
     const body = host.compress ? host.compress(identity, headers, request.headers.get('accept-encoding') ?? undefined) : identity;
@@ -228,7 +235,7 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
       return new Response(null, { status: 304, headers: kept });
     }
     headers.set('content-length', String(body.byteLength));
-    return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+    return bytesResponse(body, { status: 200, headers });
   }
 
   async function router(c: Context<Env>): Promise<Response> {

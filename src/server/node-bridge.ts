@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { FLOW_LIMITS } from '../core/limits.ts';
+import { madeFrom } from '../../functions/http.ts';
 
 /** Node's request and response, as Web Request and Response (the only Node-typed edge). */
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -72,6 +73,12 @@ export async function writeResponse(res: ServerResponse, response: Response, sta
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
+    return;
+  }
+  // An answer of ours whose bytes are at hand goes in one write, its stream unread (issue 39).
+  const made = madeFrom(response);
+  if (made !== undefined) {
+    res.end(made);
     return;
   }
   const reader = response.body.getReader();
