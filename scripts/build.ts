@@ -330,8 +330,8 @@ try {
   let manifest = await publishManifest(layout, id, site, published, written, timings, codings);
   // A merge's files are linked into its own folder: it stands alone, as a one-machine build does.
   if (combined) manifest = await timings.time('merge: the shards\' files linked in', () => selfContain(layout, manifest));
-  const compressed = manifest.files.filter((f) => f.br !== undefined || f.gzip !== undefined).length;
-  console.log(`published ${manifest.files.length} files (${compressed} with br/gzip), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
+  const compressed = manifest.files.filter((f) => f.br !== undefined).length;
+  console.log(`published ${manifest.files.length} files (${compressed} with br), ${Object.keys(manifest.paths).length} URLs in ${Math.round(performance.now() - t)} ms`);
   if (slice) {
     await writeFile(join(dir, SHARD_FILE), JSON.stringify({ slice, key: key!, inputs: now!, made: new Date().toISOString() } satisfies ShardRecord));
     await cache.keep(slice, key!, dir);

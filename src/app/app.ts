@@ -81,9 +81,10 @@ const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
 const allowFor = (build: Build, path: string) => build.functions.allows(path) ?? STATIC_ALLOW;
 
 /** A published file as a Web Response (the same answer Node's fast path writes). */
-async function fileResponse(files: PublishedFiles, found: Found, request: Request, rate: RateDecision | undefined): Promise<Response> {
+async function fileResponse(files: PublishedFiles, stored: Found, request: Request, rate: RateDecision | undefined): Promise<Response> {
   const h = request.headers;
   const opt = (name: string) => h.get(name) ?? undefined;
+  const found = { ...stored, file: await files.coded(stored.file, opt('accept-encoding')) };
   const answer: FileAnswer = fileAnswer(found, { method: request.method, acceptEncoding: opt('accept-encoding'), ifNoneMatch: opt('if-none-match'), range: opt('range'), ifRange: opt('if-range') }, rate);
   const { body } = answer;
   const bytes = !body ? null : 'text' in body ? body.text : await bodyBytes(body, files.body);

@@ -5,7 +5,8 @@ import type { ManifestChunk, ManifestFile, ManifestPath, Offer } from '../artefa
 import type { ManifestView } from '../artefact/manifest-view.ts';
 import { queryKey } from '../artefact/manifest-chunks.ts';
 import { boundedCache } from '../../functions/bounded-cache.ts';
-import type { Encoding } from './encoding.ts';
+import { chooseEncoding, type Encoding } from './encoding.ts';
+import { gzipCoding, gzipOnDemand } from '../artefact/gzip-coding.ts';
 
 const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz', identity: '' };
 
@@ -34,6 +35,9 @@ type Answer = ManifestPath['answers'][string];
  */
 export function publishedFiles(manifest: ManifestView, read: ReadFile, cacheBytes: number, skip: ReadonlySet<string> = new Set()) {
   const bodies = boundedCache<Uint8Array>(cacheBytes, (b) => b.byteLength);
+  // A file with its gzip length (coded) by the manifest's entry, and back: weak, as entries come and go with their chunks.
+  const withGzip = new WeakMap<ManifestFile, ManifestFile>();
+  const onDemand = new WeakMap<ManifestFile, ManifestFile>();
   const { root } = manifest;
 
   /** The canonical query a request's answer is keyed by ('' for none); undefined when it is invalid (the function layer answers its 400). */
@@ -104,17 +108,53 @@ export function publishedFiles(manifest: ManifestView, read: ReadFile, cacheByte
         return undefined;
       });
     },
-    /** The bytes of a file in an encoding: from memory when cached, else read once and kept. */
+    /** The bytes of a file in an encoding: from memory when cached, else read (or coded: gzip) once and kept. */
     body(file: ManifestFile, encoding: Encoding): Uint8Array | Promise<Uint8Array> {
       const name = file.file + SUFFIX[encoding];
       const hit = bodies.get(name);
       if (hit) return hit;
+      if (encoding === 'gzip' && onDemand.has(file)) return then(gzipped(onDemand.get(file)!), (coded) => coded!);
       return read(name, file).then((body) => {
         bodies.set(name, body);
         return body;
       });
     },
+    /**
+     * The file as an answer in `header`'s coding sees it: a file stored without its gzip copy, asked
+     * for by a client that takes gzip and not br, gets it coded now (kept with the bodies) and its
+     * length, as the stored copy had it; any other request the file as it is.
+     */
+    coded(file: ManifestFile, header: string | undefined): Soon<ManifestFile> {
+      if (!gzipOnDemand(file) || chooseEncoding(header, { br: true, gzip: true }) !== 'gzip') return file;
+      let done = withGzip.get(file);
+      if (done) return done;
+      return then(gzipped(file), (coded) => {
+        // Not worth it: the file as a build without the copy had it, gzip not offered.
+        done = coded ? { ...file, gzip: coded.byteLength } : file;
+        withGzip.set(file, done);
+        if (coded) onDemand.set(done, file);
+        return done;
+      });
+    },
   };
+
+  /** The gzip coding of a file stored without it, from its bytes (null: it does not pay). */
+  function gzipped(file: ManifestFile): Soon<Uint8Array | null> {
+    const name = `${file.file}${SUFFIX.gzip}`;
+    const hit = bodies.get(name);
+    if (hit) return hit;
+    const identity = file.file;
+    const cached = bodies.get(identity);
+    const code = (body: Uint8Array) => {
+      const coded = gzipCoding(body);
+      if (coded) bodies.set(name, coded);
+      return coded;
+    };
+    return cached ? code(cached) : read(identity, file).then((body) => {
+      bodies.set(identity, body);
+      return code(body);
+    });
+  }
 }
 
 export type PublishedFiles = ReturnType<typeof publishedFiles>;

@@ -8,6 +8,12 @@ import type { Found, PublishedFiles } from '../app/published.ts';
  * made. The answer is the app's own (src/app/file-answer.ts); only the writing differs.
  */
 export function serveFile(req: IncomingMessage, res: ServerResponse, found: Found, files: PublishedFiles, rate: RateDecision | undefined): void | Promise<void> {
+  const file = files.coded(found.file, req.headers['accept-encoding']);
+  if (file instanceof Promise) return file.then((f) => serveAs(req, res, { ...found, file: f }, files, rate));
+  return serveAs(req, res, file === found.file ? found : { ...found, file }, files, rate);
+}
+
+function serveAs(req: IncomingMessage, res: ServerResponse, found: Found, files: PublishedFiles, rate: RateDecision | undefined): void | Promise<void> {
   const h = req.headers;
   const answer = fileAnswer(found, { method: req.method ?? 'GET', acceptEncoding: h['accept-encoding'], ifNoneMatch: h['if-none-match'], range: h.range, ifRange: h['if-range'] as string | undefined }, rate);
   const { body } = answer;

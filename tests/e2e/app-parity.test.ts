@@ -1,7 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realpath } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
 import { createApp } from '../../src/app/app.ts';
 import { loadGeneration } from '../../src/server/generation.ts';
 import { DIST } from '../../src/artefact/roots.ts';
@@ -10,6 +9,7 @@ import { localSessionBus } from '../../src/state/session-bus.ts';
 import { isCompressible } from '../../src/artefact/manifest.ts';
 import { liveManifest, publishedRequests } from '../helpers/manifest.ts';
 import { useServer } from '../helpers/server.ts';
+import { raw } from '../helpers/raw-request.ts';
 
 // Node's fast path writes published files itself; the app (what every other host runs) answers
 // them as Web Responses. The same requests must get the same status, headers and bytes from both.
@@ -18,25 +18,6 @@ const server = useServer({ RATE_LIMIT: '0' });
 /** Headers that belong to the connection, not the answer. */
 const HOP = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 const headersOf = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !HOP.has(k)).sort(([a], [b]) => a.localeCompare(b)));
-
-/** The server's answer as sent: raw bytes (no decoding of br/gzip), headers as a Web Headers. */
-const agent = new Agent({ keepAlive: true });
-function raw(base: string, target: string, init: { method?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: target, method: init.method ?? 'GET', headers: init.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-        resolve({ status: res.statusCode!, headers, bytes: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 async function inProcessApp() {
   const gen = await loadGeneration(await realpath(DIST.dir), {

@@ -81,6 +81,12 @@ describe(`the static target on a plain ${name}`, { skip: absent }, () => {
     const page = await fetch(`${base}/the-slow-web?utm_source=x`);
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type')!, /^text\/html/);
+    // A client taking gzip and not br gets the gzip copy the target made (a build stores br alone).
+    for (const coding of ['gzip']) {
+      const coded = await fetch(`${base}/the-slow-web`, { headers: { 'accept-encoding': coding } });
+      assert.equal(coded.headers.get('content-encoding'), coding, coding);
+      assert.equal(await coded.text(), await (await fetch(`${base}/the-slow-web`, { headers: { 'accept-encoding': 'identity' } })).text(), `${coding} decodes to the page`);
+    }
     const moved = await fetch(`${base}/en/the-slow-web`, { redirect: 'manual' });
     assert.equal(moved.status, 301);
     assert.match(moved.headers.get('location')!, /\/the-slow-web$/);

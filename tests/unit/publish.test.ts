@@ -15,7 +15,7 @@ import { routeIndex } from '../../functions/route-index.ts';
 import { etagOf as webEtag } from '../../functions/etag.ts';
 import { etagOf as nodeEtag } from '../../src/pipeline/publish/file-etag.ts';
 import { codingPool } from '../../src/pipeline/publish/codings.ts';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 
 const q = (s: string) => new URLSearchParams(s);
 
@@ -162,11 +162,10 @@ test('builds go live by one switch; kept: the live one, the two live before it, 
   }
 });
 
-test('codings: the pool thread gives back the asked-for codings in the order asked, each decoding to the body', async () => {
+test('codings: the pool thread gives back the asked-for codings, decoding to the body', async () => {
   const body = new TextEncoder().encode('<p>A long field, walked slowly. </p>\n'.repeat(400));
   const pool = codingPool(1);
-  const [gz, br] = await pool.code(body, ['gz', 'br']);
-  assert.deepEqual(new Uint8Array(gunzipSync(gz!)), body);
+  const [br] = await pool.code(body, ['br']);
   assert.deepEqual(new Uint8Array(brotliDecompressSync(br!)), body);
   assert.ok(br!.byteLength < body.byteLength / 10, `br ${br!.byteLength} bytes of ${body.byteLength}`);
   assert.deepEqual((await pool.code(body, ['br']))[0], br, 'the same body codes to the same bytes');

@@ -26,7 +26,7 @@ type Content = string | Uint8Array | (() => Promise<Uint8Array>);
 export type LiveSource = (file: string, etag: string, withBody: boolean) => Promise<FileFacts | undefined>;
 
 /**
- * Writes files into the static artefact with their precompressed variants (`.br`, `.gz`) and
+ * Writes files into the static artefact with their precompressed variants (CODINGS: `.br`) and
  * records their facts, with at most `concurrency` in flight (compression runs on `codingThreads`
  * threads of its own, so writes overlap with the emitters' work). The same bytes under another name
  * get their variants linked rather than compressed again, and so are bytes an earlier build coded

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../../artefact/manifest.ts';
+import { variantSuffixes, type Manifest } from '../../artefact/manifest.ts';
+import { gzipOnDemand } from '../../artefact/gzip-coding.ts';
+import { gzipCopies } from './gzip-copies.ts';
 import type { BuildLayout } from '../../artefact/roots.ts';
 import { fileAt } from '../../artefact/client-files.ts';
 import { place } from './files.ts';
@@ -13,7 +15,7 @@ export const FRONT_ROOT = 'site';
 const KEEP_PREVIOUS = 2;
 
 /**
- * Places a build's front files (with their br/gzip variants) in `out/copies/<build>-<random>/` and
+ * Places a build's front files (with their br copies, and gzip ones made: gzip-copies.ts) in `out/copies/<build>-<random>/` and
  * makes it live by renaming a new `out/site` link over the old: the front sees the old copy or the
  * new one, and needs no reload. Older copies beyond KEEP_PREVIOUS are removed.
  */
@@ -21,11 +23,13 @@ export async function writeFrontCopy(layout: BuildLayout, manifest: Manifest, fi
   const id = `${manifest.build}-${randomBytes(3).toString('hex')}`;
   const dir = join(out, 'copies', id);
   let placed = 0;
+  const gzip = gzipCopies();
   for (const { name, file } of files) {
-    for (const suffix of ['', ...(file.br !== undefined ? ['.br'] : []), ...(file.gzip !== undefined ? ['.gz'] : [])]) {
+    for (const suffix of variantSuffixes(file)) {
       await place(fileAt(layout, manifest, file, suffix), join(dir, `${name}${suffix}`));
       placed++;
     }
+    if (gzipOnDemand(file) && (await gzip(fileAt(layout, manifest, file), file, join(dir, `${name}.gz`)))) placed++;
   }
   await mkdir(dir, { recursive: true });
   const previous = await readlink(join(out, FRONT_ROOT)).catch(() => undefined);

@@ -12,7 +12,9 @@ import { FRONT_DEFAULTS, keepOptions, keptOptions } from './front.ts';
 import type { Manifest } from '../../artefact/manifest.ts';
 import type { BuildLayout } from '../../artefact/roots.ts';
 import { mirror, place } from './files.ts';
-import { clientFiles, readManifest } from '../../artefact/client-files.ts';
+import { clientFiles, fileAt, readManifest } from '../../artefact/client-files.ts';
+import { gzipOnDemand } from '../../artefact/gzip-coding.ts';
+import { gzipCopies } from './gzip-copies.ts';
 import { answerFile } from '../publish/answer-file.ts';
 import { pageAt, pageFileAt } from '../../site/page-specs.ts';
 import { HOST_FILES } from '../publish/write-manifest.ts';
@@ -62,7 +64,7 @@ export function sharedAnswerNames(manifest: Manifest): [string, string][] {
       if (own === f.file) continue;
       names.push([own, f.file]);
       if (f.br !== undefined) names.push([`${own}.br`, `${f.file}.br`]);
-      if (f.gzip !== undefined) names.push([`${own}.gz`, `${f.file}.gz`]);
+      if (f.gzip !== undefined || gzipOnDemand(f)) names.push([`${own}.gz`, `${f.file}.gz`]);
     }
   }
   return names;
@@ -143,9 +145,20 @@ export async function placeArtefact(layout: BuildLayout, manifest: Manifest, out
   const files = clientFiles(layout, manifest);
   const copied = await mirror(files, outDir, (rel) => skip(pageFolder(rel)), pageFolder);
   const at = new Map(files.map((f) => [`/${f.rel}`, f.path]));
-  const shared = sharedAnswerNames(manifest).filter(([name]) => !skip(name.slice(1)));
+  // The gzip copies a build no longer stores, for the plain servers that serve them (where not skipped).
+  const gzip = gzipCopies();
+  let made = 0;
+  for (const f of manifest.files) {
+    const rel = `${f.file.slice(1)}.gz`;
+    if (!gzipOnDemand(f) || skip(pageFolder(rel))) continue;
+    const to = join(outDir, pageFolder(rel));
+    if (!(await gzip(fileAt(layout, manifest, f), f, to))) continue;
+    at.set(`/${rel}`, to);
+    made++;
+  }
+  const shared = sharedAnswerNames(manifest).filter(([name, file]) => !skip(name.slice(1)) && at.has(file));
   for (const [name, file] of shared) await place(at.get(file)!, join(outDir, name));
-  return copied.files + shared.length;
+  return copied.files + made + shared.length;
 }
 
 /** A file's precompressed copies (`x.json.br`, `x.json.gz`), which a host that compresses its answers does not need. */
