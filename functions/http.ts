@@ -17,14 +17,39 @@ export const bodyText = (response: Response): Promise<string> => {
   return made === undefined ? response.text() : Promise.resolve(made);
 };
 
+/** How an answer of this status may be kept: a 200 is a public read, anything else is not kept. */
+export const cacheControlFor = (status: number) => (status === 200 ? CACHE_PUBLIC : 'no-store');
+
 export function text(body: string, contentType: string, status = 200, headers: HeadersInit = {}): Response {
   const response = new Response(body, {
     status,
-    headers: { 'content-type': contentType, 'cache-control': status === 200 ? CACHE_PUBLIC : 'no-store', ...headers },
+    headers: { 'content-type': contentType, 'cache-control': cacheControlFor(status), ...headers },
   });
   texts.set(response, body);
   return response;
 }
+
+/**
+ * An answer as made, before it is a Response: what a route that answers by path and query makes
+ * (route.ts, `made`), sent by its handler and written as a file by the build (static-api.ts)
+ * without a Request or a Response (some 40,000 of them at 1,000 x 14). `value` is the JSON body's
+ * value, for the build to read what it holds (a list's page count, a post's Markdown twin).
+ */
+export interface Made {
+  status: number;
+  body: string;
+  type: string;
+  /** Headers besides type and caching (the API catalog's Link). */
+  headers?: Record<string, string>;
+  value?: unknown;
+}
+
+export const madeText = (body: string, type: string, status = 200, headers?: Record<string, string>): Made => ({ status, body, type, ...(headers && { headers }) });
+
+export const madeJson = (value: unknown, status = 200): Made => ({ ...madeText(toJson(value), FORMATS.json.contentType, status), value });
+
+/** A made answer as the Response a handler sends. */
+export const respond = (made: Made): Response => text(made.body, made.type, made.status, made.headers);
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   return text(toJson(body), FORMATS.json.contentType, status, headers);
@@ -82,14 +107,19 @@ export function redirect(path: string, search = '', status = 301): Response {
   return new Response(null, { status, headers: { location: `${location}${search}`, 'cache-control': 'public, max-age=3600' } });
 }
 
-/** Runs an answer; a FolioError becomes its JSON error response, anything else propagates. */
-export async function answer(compute: () => unknown | Promise<unknown>): Promise<Response> {
+/** Makes an answer; a FolioError becomes its JSON error, anything else propagates. */
+export async function makeAnswer(compute: () => unknown | Promise<unknown>): Promise<Made> {
   try {
-    return json(await compute());
+    return madeJson(await compute());
   } catch (e) {
-    if (e instanceof FolioError) return errorJson(e);
+    if (e instanceof FolioError) return madeJson(e.body(), e.status);
     throw e;
   }
+}
+
+/** Runs an answer; a FolioError becomes its JSON error response, anything else propagates. */
+export async function answer(compute: () => unknown | Promise<unknown>): Promise<Response> {
+  return respond(await makeAnswer(compute));
 }
 
 /**
