@@ -46,7 +46,8 @@ export async function publishHost(layout: BuildLayout) {
   // Published answers sign nothing: the published key is the only one a document may print.
   // No search indexes loaded in the background: the build searches once, for an OpenAPI example
   // (the answers step once they are written, publishAnswers).
-  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false, present: false }));
+  // Read synchronously: a build's step serves nothing meanwhile (load-bundle.ts).
+  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false, present: false, blocking: true }));
   // The limits the guides print are the server's settings; nothing else of the host reaches a file.
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   return { roots, host };
