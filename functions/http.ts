@@ -12,32 +12,51 @@ export const CACHE_PUBLIC = 'public, max-age=60, s-maxage=300, stale-while-reval
  * The text or bytes each answer was made from, by its response: read without a trip through its
  * body stream (a Web stream read costs more than most answers take to compute: issue 39).
  */
-const made = new WeakMap<Response, string | Uint8Array>();
+const madeOf = new WeakMap<Response, string | Uint8Array>();
 
 /** What a response of ours was made from, while its body is unread; undefined for any other (a host then reads its stream). */
-export const madeFrom = (response: Response): string | Uint8Array | undefined => (response.bodyUsed ? undefined : made.get(response));
+export const madeFrom = (response: Response): string | Uint8Array | undefined => (response.bodyUsed ? undefined : madeOf.get(response));
 
-/** A response's body as text: the text it was made from when it is one of ours (the build reads about 40,000). */
-export const bodyText = (response: Response): Promise<string> => {
-  const from = madeFrom(response);
-  return typeof from === 'string' ? Promise.resolve(from) : response.text();
-};
+/** How an answer of this status may be kept: a 200 is a public read, anything else is not kept. */
+export const cacheControlFor = (status: number) => (status === 200 ? CACHE_PUBLIC : 'no-store');
 
 /** A response of `bytes`, remembered as made from them (madeFrom). */
 export function bytesResponse(bytes: Uint8Array, init: ResponseInit): Response {
   const response = new Response(bytes as Uint8Array<ArrayBuffer>, init);
-  made.set(response, bytes);
+  madeOf.set(response, bytes);
   return response;
 }
 
 export function text(body: string, contentType: string, status = 200, headers: HeadersInit = {}): Response {
   const response = new Response(body, {
     status,
-    headers: { 'content-type': contentType, 'cache-control': status === 200 ? CACHE_PUBLIC : 'no-store', ...headers },
+    headers: { 'content-type': contentType, 'cache-control': cacheControlFor(status), ...headers },
   });
-  made.set(response, body);
+  madeOf.set(response, body);
   return response;
 }
+
+/**
+ * An answer as made, before it is a Response: what a route that answers by path and query makes
+ * (route.ts, `made`), sent by its handler and written as a file by the build (static-api.ts)
+ * without a Request or a Response (some 40,000 of them at 1,000 x 14). `value` is the JSON body's
+ * value, for the build to read what it holds (a list's page count, a post's Markdown twin).
+ */
+export interface Made {
+  status: number;
+  body: string;
+  type: string;
+  /** Headers besides type and caching (the API catalog's Link). */
+  headers?: Record<string, string>;
+  value?: unknown;
+}
+
+export const madeText = (body: string, type: string, status = 200, headers?: Record<string, string>): Made => ({ status, body, type, ...(headers && { headers }) });
+
+export const madeJson = (value: unknown, status = 200): Made => ({ ...madeText(toJson(value), FORMATS.json.contentType, status), value });
+
+/** A made answer as the Response a handler sends. */
+export const respond = (made: Made): Response => text(made.body, made.type, made.status, made.headers);
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   return text(toJson(body), FORMATS.json.contentType, status, headers);
@@ -95,14 +114,19 @@ export function redirect(path: string, search = '', status = 301): Response {
   return new Response(null, { status, headers: { location: `${location}${search}`, 'cache-control': 'public, max-age=3600' } });
 }
 
-/** Runs an answer; a FolioError becomes its JSON error response, anything else propagates. */
-export async function answer(compute: () => unknown | Promise<unknown>): Promise<Response> {
+/** Makes an answer; a FolioError becomes its JSON error, anything else propagates. */
+export async function makeAnswer(compute: () => unknown | Promise<unknown>): Promise<Made> {
   try {
-    return json(await compute());
+    return madeJson(await compute());
   } catch (e) {
-    if (e instanceof FolioError) return errorJson(e);
+    if (e instanceof FolioError) return madeJson(e.body(), e.status);
     throw e;
   }
+}
+
+/** Runs an answer; a FolioError becomes its JSON error response, anything else propagates. */
+export async function answer(compute: () => unknown | Promise<unknown>): Promise<Response> {
+  return respond(await makeAnswer(compute));
 }
 
 /**

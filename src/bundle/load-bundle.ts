@@ -37,5 +37,19 @@ export function cachedDiskBundle(dir: string, cache: CachedStore): BundleReader 
   return { ...diskBundle(dir), read: async (name) => (await cache.get(path(name))) ?? undefined, peek: (name) => cache.peek(path(name)) };
 }
 
-/** Reads a bundle folder into a core; bodies load on demand and stay cached (through `cache` when given: cachedDiskBundle). */
-export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore }): Promise<Core> => loadBundleCore(options?.cache ? cachedDiskBundle(dir, options.cache) : diskBundle(dir), options);
+/**
+ * A bundle folder read synchronously, for a build's step that serves nothing meanwhile: a body is read
+ * in one call rather than four trips through libuv's pool (open, stat, read, close), 4,200 bodies at
+ * 300 x 14 in the answers step.
+ */
+function blockingDiskBundle(dir: string): BundleReader {
+  const disk = diskBundle(dir);
+  return { ...disk, read: async (name) => disk.readSync!(name) };
+}
+
+/**
+ * Reads a bundle folder into a core; bodies load on demand and stay cached (through `cache` when given:
+ * cachedDiskBundle). `blocking`: every read is synchronous (blockingDiskBundle).
+ */
+export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore; blocking?: boolean }): Promise<Core> =>
+  loadBundleCore(options?.cache ? cachedDiskBundle(dir, options.cache) : options?.blocking ? blockingDiskBundle(dir) : diskBundle(dir), options);

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { HOLDERS_FILE } from '../live/go-live.ts';
-import { createFunctions, ROUTES } from '../../../functions/routes.ts';
+import { ROUTES } from '../../../functions/routes.ts';
 import type { Host, Root } from '../../../functions/context.ts';
 import { ROOTS as ROOT_SPECS, type BuildLayout } from '../../artefact/roots.ts';
 import { contentRoots, instanceHost } from '../../app/build.ts';
@@ -46,7 +46,8 @@ export async function publishHost(layout: BuildLayout) {
   // Published answers sign nothing: the published key is the only one a document may print.
   // No search indexes loaded in the background: the build searches once, for an OpenAPI example
   // (the answers step once they are written, publishAnswers).
-  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false, present: false }));
+  // Read synchronously: a build's step serves nothing meanwhile (load-bundle.ts).
+  const roots = await contentRoots('', (name) => loadCore(layout.bundle(name), { warm: false, present: false, blocking: true }));
   // The limits the guides print are the server's settings; nothing else of the host reaches a file.
   const host: Host = { ...instanceHost({ ...appSettings(process.env), mcpAllowedOrigins: [], answerCacheBytes: 0 }, hostname(), pkg.version), roots, assets: { fetch: async () => undefined } };
   return { roots, host };
@@ -90,7 +91,6 @@ async function takeAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
 export async function publishAnswers(layout: BuildLayout, timings: Timings, searchWritten: Promise<unknown>, codings?: ReturnType<typeof variantCache>, reuse?: Reuse, shard?: ShardPages): Promise<PublishedAnswers> {
   const site = await publishHost(layout);
   const { roots, host } = site;
-  const functions = createFunctions(host);
   const out = diskPublisher(layout.client, codings);
   // Taken while the bundle step still writes the search indexes: nothing here searches.
   const taken = reuse && (await timings.time('publish: unchanged posts\' answers taken from the live build', () => takeAnswersFromLive(reuse, roots, out, layout)));
@@ -100,7 +100,7 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
   // A shard's answers (its posts') never search, and are few: made at once.
   if (!reuse && !shard) await searchWritten;
   await timings.time('publish: API answers and discovery', async () => {
-    for (const root of roots) await emitStaticApi(root, functions, out, taken, searchWritten, shard && new Set(shard.posts[root.name] ?? []));
+    for (const root of roots) await emitStaticApi(root, host, out, taken, searchWritten, shard && new Set(shard.posts[root.name] ?? []));
   });
   if (!reuse && !shard) await publishFeeds(site, layout, out.files, timings);
   await out.files.flush();

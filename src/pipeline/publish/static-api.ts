@@ -1,14 +1,13 @@
-import type { Core } from '../../core/index.ts';
 import { availableLanguages } from '../../core/availability.ts';
 import { LANGUAGE_CODES } from '../../core/languages.ts';
 import { markdownDocument } from '../../core/markdown-document.ts';
 import { canonicalQuery, type QueryShape } from '../../core/params.ts';
 import { paths } from '../../core/urls.ts';
-import { ROUTES, type FunctionLayer } from '../../../functions/routes.ts';
+import { ROUTES } from '../../../functions/routes.ts';
 import type { Route } from '../../../functions/route.ts';
-import type { Root } from '../../../functions/context.ts';
+import type { Host, Root } from '../../../functions/context.ts';
 import type { Publisher } from './publisher.ts';
-import { bodyText } from '../../../functions/http.ts';
+import { cacheControlFor, type Made } from '../../../functions/http.ts';
 
 /** What the build already took from the live build (reuse.ts): paths whose answers, and files, it holds. */
 export interface TakenFromLive {
@@ -22,8 +21,23 @@ export const POST_ROUTES = ROUTES.filter((r) => r.path.startsWith('/api/posts/:s
 /** A post's own answers' paths in a root (POST_ROUTES filled). */
 export const postAnswerPaths = (base: string, slug: string) => POST_ROUTES.map((r) => `${base}${fill(r.path, { slug })}`);
 
+/** A post's detail answer, made just before its Markdown twins (they read the same bodies). */
+const POST_DETAIL = POST_ROUTES.find((r) => r.path === '/api/posts/:slug')!;
+
+/** The /api index, published as its JSON (its HTML reference page is a page of its own). */
+const API_INDEX = ROUTES.find((r) => r.path === '/api')!;
+
 /** Headers an answer's file keeps in the manifest; the rest are the server's policies. */
 const OWN_HEADERS = new Set(['content-type', 'cache-control', 'vary', 'etag', 'content-length']);
+
+/** The headers a made answer's file keeps, as a Response would name them (lower case, in order); none when it has none. */
+function keptHeaders(headers: Made['headers']): Record<string, string> | undefined {
+  const kept = Object.entries(headers ?? {})
+    .map(([k, v]) => [k.toLowerCase(), v] as const)
+    .filter(([k]) => !OWN_HEADERS.has(k))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return kept.length ? Object.fromEntries(kept) : undefined;
+}
 
 /** The values a route's path parameters take in a root. */
 function expand(route: Route, root: Root): Record<string, string>[] {
@@ -61,58 +75,59 @@ function* queries(shape: NonNullable<Route['query']>): Generator<URLSearchParams
 const IN_ORDER = [...ROUTES.filter((r) => !r.searches), ...ROUTES.filter((r) => r.searches)];
 
 /**
- * Every answer that is a function of the path and the default per_page, written by dispatching the
- * request through the same function layer the server runs (so the bytes are the server's), and
- * the Markdown twins of the posts. Only 200 answers are published. An answer that searches waits for
- * `searchable` (the search indexes written). `only` (a shard of a sharded build): the post answers
- * and Markdown twins of those posts, nothing else.
+ * Every answer that is a function of the path and the default per_page, made by the route's own
+ * `make` (the function its handler sends: the bytes are the server's) without a Request or a
+ * Response, and the Markdown twins of the posts. Only 200 answers are published. An answer that
+ * searches waits for `searchable` (the search indexes written). `only` (a shard of a sharded build):
+ * the post answers and Markdown twins of those posts, nothing else.
  */
-export async function emitStaticApi(root: Root, functions: FunctionLayer, out: Publisher, taken?: TakenFromLive, searchable: Promise<unknown> = Promise.resolve(), only?: ReadonlySet<string>): Promise<void> {
-  const { base } = root.core.catalog;
-  /** Publishes an answer if it is a 200; `read` returns its JSON body too. */
-  const publish = async (path: string, query: string, shape: QueryShape, read = false): Promise<unknown> => {
-    const target = `${base}${path}${query ? `?${query}` : ''}`;
-    const response = await functions(new Request(`http://folio.local${target}`), `${base}${path}`);
-    if (!response || response.status !== 200) return undefined;
-    const body = await bodyText(response);
-    const headers = Object.fromEntries([...response.headers].filter(([k]) => !OWN_HEADERS.has(k)));
-    await out.answer(
-      { path: `${base}${path}`, query, shape, type: response.headers.get('content-type')!, cacheControl: response.headers.get('cache-control')!, ...(Object.keys(headers).length ? { headers } : {}) },
-      body,
-    );
-    return read && response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : true;
+export async function emitStaticApi(root: Root, host: Host, out: Publisher, taken?: TakenFromLive, searchable: Promise<unknown> = Promise.resolve(), only?: ReadonlySet<string>): Promise<void> {
+  const { core } = root;
+  const { base } = core.catalog;
+  /** Publishes a route's answer to a canonical query if it is a 200, and returns it. */
+  const publish = async (route: Route, path: string, params: Record<string, string>, query: string, shape: QueryShape): Promise<Made | undefined> => {
+    if (!route.make) throw new Error(`publishing ${route.path}: a route with a query makes its answer (madeRoute)`);
+    const made = await route.make({ root, params, query: new URLSearchParams(query), host });
+    if (made.status !== 200) return undefined;
+    const headers = keptHeaders(made.headers);
+    await out.answer({ path: `${base}${path}`, query, shape, type: made.type, cacheControl: cacheControlFor(made.status), ...(headers && { headers }) }, made.body);
+    return made;
   };
-  if (!only) await publish('/api', '', 'none');
+  /** A post's Markdown twins, in each language it is available in. */
+  const twins = async (slug: string) => {
+    const post = core.index.bySlug.get(slug)!;
+    for (const lang of availableLanguages(post, core.index.policy)) {
+      if (taken?.files.has(paths.markdown(core.catalog, slug, lang))) continue;
+      const single = await core.posts.get(slug, new URLSearchParams({ lang }));
+      await out.write(paths.markdown(core.catalog, slug, lang), markdownDocument(single));
+    }
+  };
+  if (!only) await publish(API_INDEX, '/api', {}, '', 'none');
   for (const route of IN_ORDER) {
     if (!route.query || (route.method ?? 'GET') !== 'GET' || (only && !POST_ROUTES.includes(route))) continue;
     if (route.searches) await searchable;
     for (const params of expand(route, root)) {
       if (only && !only.has(params.slug!)) continue;
       const path = fill(route.path, params);
-      if (taken?.answers.has(`${base}${path}`)) continue;
-      const seen = new Set<string>();
-      for (const q of queries(route.query)) {
-        // A list's first page says how many pages follow.
-        let pages = 0;
-        for (let page = 1; ; page++) {
-          if (page > 1) q.set('page', String(page));
-          const query = canonicalQuery(route.query, q);
-          if (seen.has(query)) break;
-          seen.add(query);
-          const answered = await publish(path, query, route.query, page === 1 && route.query === 'list');
-          if (page === 1) pages = (answered as { pagination?: { total_pages: number } } | undefined)?.pagination?.total_pages ?? 0;
-          if (route.query !== 'list' || !answered || page >= pages) break;
-        }
-      }
+      if (!taken?.answers.has(`${base}${path}`)) await publishQueries(route, route.query, path, params);
+      // Right after the detail answers, which read the post's bodies: the body store still holds them.
+      if (route === POST_DETAIL) await twins(params.slug!);
     }
   }
-  const { core } = root;
-  for (const post of core.catalog.posts) {
-    if (only && !only.has(post.slug)) continue;
-    for (const lang of availableLanguages(post, core.index.policy)) {
-      if (taken?.files.has(paths.markdown(core.catalog, post.slug, lang))) continue;
-      const single = await core.posts.get(post.slug, new URLSearchParams({ lang }));
-      await out.write(paths.markdown(core.catalog, post.slug, lang), markdownDocument(single));
+  async function publishQueries(route: Route, shape: QueryShape, path: string, params: Record<string, string>) {
+    const seen = new Set<string>();
+    for (const q of queries(shape)) {
+      // A list's first page says how many pages follow.
+      let pages = 0;
+      for (let page = 1; ; page++) {
+        if (page > 1) q.set('page', String(page));
+        const query = canonicalQuery(shape, q);
+        if (seen.has(query)) break;
+        seen.add(query);
+        const made = await publish(route, path, params, query, shape);
+        if (page === 1) pages = (made?.value as { pagination?: { total_pages: number } } | undefined)?.pagination?.total_pages ?? 0;
+        if (shape !== 'list' || !made || page >= pages) break;
+      }
     }
   }
   for (const page of only ? [] : core.catalog.pages) {
