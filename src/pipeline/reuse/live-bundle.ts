@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { readJson } from '../../fs/read-json.ts';
 import { join } from 'node:path';
 import type { Catalog, PostRecord } from '../../core/types.ts';
-import { openTexts } from '../../search/texts-codec.ts';
+import { readTexts } from '../../search/texts-codec.ts';
 import { placeFile } from './place-file.ts';
 import { DIGESTS_FILE, type BundleDigests } from './reuse.ts';
 import { LINKS_FILE, type FileLinks, type PostLinks } from '../check/links.ts';
@@ -37,8 +37,7 @@ export async function liveBundle(dir: string) {
   const textsOf = (lang: string) => {
     let byId = texts.get(lang);
     if (!byId) {
-      const bytes = readFileSync(join(dir, 'search', `${lang}.texts.bin`));
-      byId = openTexts(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      byId = readTexts((name) => readFileSync(join(dir, 'search', name)), lang);
       texts.set(lang, byId);
     }
     return byId;
