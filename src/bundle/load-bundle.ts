@@ -5,6 +5,8 @@ import type { CachedStore } from '../artefact/storage.ts';
 import type { Core } from '../core/index.ts';
 import type { BundleReader } from './reader.ts';
 import { loadBundleCore } from './load-core.ts';
+import { readCatalog } from './catalog-file.ts';
+import type { Catalog } from '../core/types.ts';
 import type { SourceOptions } from '../search/load-source.ts';
 
 const bytesOf = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
@@ -39,3 +41,6 @@ export function cachedDiskBundle(dir: string, cache: CachedStore): BundleReader 
 
 /** Reads a bundle folder into a core; bodies load on demand and stay cached (through `cache` when given: cachedDiskBundle). */
 export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore }): Promise<Core> => loadBundleCore(options?.cache ? cachedDiskBundle(dir, options.cache) : diskBundle(dir), options);
+
+/** A bundle folder's catalog, whole (catalog-file.ts); undefined when it has none. */
+export const diskCatalog = (dir: string): Promise<Catalog | undefined> => readCatalog(diskBundle(dir).read);
