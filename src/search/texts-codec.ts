@@ -26,10 +26,12 @@ export function splitTexts(texts: readonly (string | undefined)[], partBytes = T
   const firsts: number[] = [];
   let first = 0;
   let units = 0;
+  // A part's bytes: its head (first id, count, count + 1 offsets), then two a code unit.
+  const size = (ids: number, units: number) => 4 * (ids + 3) + 2 * units;
   for (let id = 0; id < texts.length; id++) {
     const length = texts[id]?.length ?? 0;
     // A part ends before the text that would take it past the bound (never empty).
-    if (id > first && (units + length) * 2 > partBytes) {
+    if (id > first && size(id - first + 1, units + length) > partBytes) {
       firsts.push(first);
       parts.push(encodePart(texts, first, id));
       first = id;
