@@ -10,7 +10,7 @@ import { ARTEFACT_CACHE_MB, cachedStore } from '../artefact/storage.ts';
 export interface LoadedSearchSource extends SearchSource {
   /** Milliseconds each language took to open on its first use (its word list, table and stems). */
   readonly loadMs: ReadonlyMap<string, number>;
-  /** Every language open and every part of its runs read and held by one view (benches: the whole index in memory). */
+  /** Every language open and every part of its runs and texts read and held by one view (benches: the whole index in memory). */
   whole(): Promise<SearchView>;
 }
 
@@ -181,10 +181,11 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
         const { ids, missing: lacks } = query(search, suggested);
         return ids.length > 0 && !lacks.has(ids[0]!) ? suggested : undefined;
       },
-      /** Notes every part of `lang` it does not hold (read by readMissing). */
+      /** Notes every part of `lang` it does not hold, runs and texts (read by readMissing). */
       readAll(lang) {
-        const { search } = use(lang);
+        const { search, texts } = use(lang);
         for (let k = 0; k < search.runs.parts.length; k++) search.runs.part(k);
+        for (const first of texts.parts) search.text!(first);
       },
       async readMissing() {
         if (missing.size === 0) return false;
