@@ -61,7 +61,7 @@ const sizes = await Promise.all((await readdir(`${bundle}/search`)).map(async (f
 const sum = (test: (f: string) => boolean) => sizes.reduce((a, [f, n]) => a + (test(f) ? n : 0), 0);
 const indexBytes = sum((f) => /\.(index\.bin|index\.json|vocabulary\.json|words\.bin|runs\.\d+\.bin)$/.test(f));
 const stemBytes = sum((f) => f.endsWith('.stems.json'));
-console.log(`index size: ${(indexBytes / 1e6).toFixed(1)} MB (index and vocabulary) + ${(stemBytes / 1e6).toFixed(1)} MB of stems: +${((stemBytes / indexBytes) * 100).toFixed(1)} % for word forms; snippet texts ${(sum((f) => f.endsWith('.texts.bin')) / 1e6).toFixed(1)} MB`);
+console.log(`index size: ${(indexBytes / 1e6).toFixed(1)} MB (index and vocabulary) + ${(stemBytes / 1e6).toFixed(1)} MB of stems: +${((stemBytes / indexBytes) * 100).toFixed(1)} % for word forms; snippet texts ${(sum((f) => /\.texts\.(\d+\.bin|json)$/.test(f)) / 1e6).toFixed(1)} MB`);
 
 const core = await loadCore(bundle);
 const posts = core.catalog.posts;

@@ -5,6 +5,8 @@ import type { CachedStore } from '../artefact/storage.ts';
 import type { Core } from '../core/index.ts';
 import type { BundleReader } from './reader.ts';
 import { loadBundleCore } from './load-core.ts';
+import { readCatalog } from './catalog-file.ts';
+import type { Catalog } from '../core/types.ts';
 import type { SourceOptions } from '../search/load-source.ts';
 
 const bytesOf = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
@@ -53,3 +55,6 @@ function blockingDiskBundle(dir: string): BundleReader {
  */
 export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore; blocking?: boolean }): Promise<Core> =>
   loadBundleCore(options?.cache ? cachedDiskBundle(dir, options.cache) : options?.blocking ? blockingDiskBundle(dir) : diskBundle(dir), options);
+
+/** A bundle folder's catalog, whole (catalog-file.ts); undefined when it has none. */
+export const diskCatalog = (dir: string): Promise<Catalog | undefined> => readCatalog(diskBundle(dir).read);

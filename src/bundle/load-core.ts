@@ -1,5 +1,6 @@
 import { createCore, type Core } from '../core/index.ts';
-import type { BodyStore, Catalog, EntryBody } from '../core/types.ts';
+import type { BodyStore, EntryBody } from '../core/types.ts';
+import { CATALOG_FILE, readCatalog } from './catalog-file.ts';
 import { loadSearchSource, type SourceOptions } from '../search/load-source.ts';
 import { readJson, type BundleReader } from './reader.ts';
 
@@ -22,7 +23,7 @@ export function bundleBodyStore(reader: BundleReader, limit = 2000): BodyStore {
 
 /** A bundle as a core, from wherever the host keeps it. */
 export async function loadBundleCore(reader: BundleReader, options?: SourceOptions): Promise<Core> {
-  const catalog = await readJson<Catalog>(reader, 'catalog.json');
-  if (!catalog) throw new Error('the bundle has no catalog.json');
+  const catalog = await readCatalog((name) => reader.read(name));
+  if (!catalog) throw new Error(`the bundle has no ${CATALOG_FILE}`);
   return createCore(catalog, bundleBodyStore(reader), await loadSearchSource(reader, catalog.posts.length, options));
 }

@@ -3,8 +3,9 @@ export interface BundleReader {
   /** A file's bytes; undefined when it is absent. */
   read(name: string): Promise<Uint8Array | undefined>;
   /**
-   * The same, synchronously, where the host can (a disk). Without it, what is otherwise read on
-   * first use (search snippet texts) is read up front.
+   * The same, synchronously, where the host can (a disk): a language's search files (its word list,
+   * stems, table) read outside the cache, and the other languages opened in the background after a
+   * first search.
    */
   readSync?(name: string): Uint8Array | undefined;
   /**

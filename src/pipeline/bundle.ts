@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { catalogFiles } from '../bundle/catalog-file.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -40,7 +41,7 @@ const RENDER_VERSION = '6';
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
   contentDir: string;
-  /** Where the bundle goes: catalog.json, bodies/, media/. */
+  /** Where the bundle goes: the catalog (catalog-file.ts), bodies/, media/. */
   outDir: string;
   /** '' for the site, '/sandbox' for the sandbox. */
   base: string;
@@ -424,7 +425,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const isolated = Object.fromEntries(Object.entries(filling).map(([k, v]) => [k, `\u2068${v}\u2069`]));
   const attributions = Object.fromEntries(Object.entries(site.settings.attributions).map(([code, text]) => [code, format(text, isolated)]));
   const catalog: Catalog = { site_url: siteUrl, base: opts.base, site: { ...site.settings, attribution: filled(site.settings.attribution), attributions }, term_names: termNames, posts, pages, menu };
-  await writeFile(join(opts.outDir, 'catalog.json'), JSON.stringify(catalog));
+  for (const [name, json] of catalogFiles(catalog)) await writeFile(join(opts.outDir, name), json);
   await writeFile(join(opts.outDir, DIGESTS_FILE), JSON.stringify(bundleDigests(catalog, postDigests, sourceDigests)));
   await writeFile(join(opts.outDir, LINKS_FILE), JSON.stringify(Object.fromEntries(Object.keys(links).sort().map((slug) => [slug, links[slug]]))));
   const changed = new Set(slugs.filter((slug) => !taken.has(slug)));

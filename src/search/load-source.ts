@@ -3,14 +3,14 @@ import type { SearchSource, SearchView } from '../core/types.ts';
 import { languageSearch, otherFormsOf, query, suggestion, unitsIn, type LanguageSearch } from './search-index.ts';
 import type { StemTable } from './stem-groups.ts';
 import { openParts, readPart, type IndexHeader, type RunPart } from './index-codec.ts';
-import { openTexts } from './texts-codec.ts';
+import { openTextPart, textPartFile, textPartOf, textsFile, type TextsIndex } from './texts-codec.ts';
 import { decodeJson, type BundleReader } from '../bundle/reader.ts';
 import { ARTEFACT_CACHE_MB, cachedStore } from '../artefact/storage.ts';
 
 export interface LoadedSearchSource extends SearchSource {
-  /** Milliseconds each language took to open on its first use (its word list, table and snippet texts). */
+  /** Milliseconds each language took to open on its first use (its word list, table and stems). */
   readonly loadMs: ReadonlyMap<string, number>;
-  /** Every language open and every part of its runs read and held by one view (benches: the whole index in memory). */
+  /** Every language open and every part of its runs and texts read and held by one view (benches: the whole index in memory). */
   whole(): Promise<SearchView>;
 }
 
@@ -26,19 +26,27 @@ export interface SourceOptions {
   cacheBytes?: number;
 }
 
-/** What opens a language: its header, table and lengths, word list, stems and snippet texts. */
-const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.words.bin`, `search/${lang}.vocabulary.json`, `search/${lang}.texts.bin`, `search/${lang}.stems.json`];
+/** What opens a language: its header, table and lengths, word list, stems and where its snippet texts' parts begin. */
+const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.words.bin`, `search/${lang}.vocabulary.json`, `search/${textsFile(lang)}`, `search/${lang}.stems.json`];
 /** A part of a language's runs (index-codec.ts, splitIndex). */
 const PART = (lang: string, k: number) => `search/${lang}.runs.${k}.bin`;
+/** A part of a language's snippet texts (texts-codec.ts). */
+const TEXT_PART = (lang: string, k: number) => `search/${textPartFile(lang, k)}`;
 
 interface Language {
   header: IndexHeader;
   search: LanguageSearch;
-  text: (id: number) => string | undefined;
+  texts: TextsIndex;
 }
 
 /** Parts read in place, by their bytes: a part the cache still holds is not read again. */
 const opened = new WeakMap<Uint8Array, RunPart>();
+const openedTexts = new WeakMap<Uint8Array, (id: number) => string | undefined>();
+const textPart = (bytes: Uint8Array) => {
+  let part = openedTexts.get(bytes);
+  if (!part) openedTexts.set(bytes, (part = openTextPart(bytes)));
+  return part;
+};
 
 /** A reader without a cache of its own (a disk), read through one for the parts. */
 function withCache(reader: BundleReader, bytes: number): Required<Pick<BundleReader, 'peek'>> & BundleReader {
@@ -49,11 +57,12 @@ function withCache(reader: BundleReader, bytes: number): Required<Pick<BundleRea
 /**
  * The prebuilt indexes (no re-indexing at start-up), each language opened on its first search, so
  * a server is ready before any is read; after the first search the others open in the background,
- * one per task. Opening reads a language's word list, table and lengths, stems and snippet texts;
- * the posts of its words (the runs) are read in parts by term range, each when a query first needs
- * it, and kept in a bounded cache (the host's, else one of PART's own of `cacheBytes`): memory for
- * runs stays within the cache whatever the corpus. Index ids are positions in the catalog's posts
- * (`ids` of them).
+ * one per task. Opening reads a language's word list, table and lengths, stems and where its texts'
+ * parts begin; the posts of its words (the runs) are read in parts by term range, each when a
+ * query first needs it, and the snippet texts in parts by id range, each when an answer first needs
+ * a text of it; both are kept in one bounded cache (the host's, else one of its own of
+ * `cacheBytes`): memory for runs and texts stays within the cache whatever the corpus. Index ids
+ * are positions in the catalog's posts (`ids` of them).
  */
 export async function loadSearchSource(reader: BundleReader, ids: number, { warm = true, present = true, cacheBytes = ARTEFACT_CACHE_MB * 1024 * 1024 }: SourceOptions = {}): Promise<LoadedSearchSource> {
   const need = (name: string, bytes: Uint8Array | null | undefined) => {
@@ -71,16 +80,15 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     let pending = opening.get(lang);
     if (!pending) {
       pending = (async () => {
-        // A disk's files are read as they are, outside the cache: it is for the parts (a language's texts would push them out).
+        // A disk's files are read as they are, outside the cache: it is for the parts.
         const files = await Promise.all(FILES(lang).map(async (n) => need(n, reader.readSync ? reader.readSync(n) : await reader.read(n))));
         const started = performance.now();
         const [headerBytes, words, vocabularyBytes, texts, stems] = files;
         const header = decodeJson<IndexHeader>(headerBytes!);
         const vocabulary = decodeJson<string[]>(vocabularyBytes!);
-        // The view searching sets which parts it reads (view below).
+        // The view searching sets which parts it reads (view below), runs and texts.
         const runs = openParts(header, words!, vocabulary.length, () => undefined);
-        const text = openTexts(texts!);
-        const language = { header, search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!), text), text };
+        const language = { header, search: languageSearch(lang, runs, vocabulary, ids, decodeJson<StemTable>(stems!), () => null), texts: decodeJson<TextsIndex>(texts!) };
         loaded.set(lang, language);
         loadMs.set(lang, performance.now() - started);
         return language;
@@ -120,23 +128,41 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
    */
   function view(): SearchView & { readAll(lang: string): void } {
     const held = new Map<string, RunPart>();
-    const missing = new Map<string, [lang: string, k: number]>();
+    const heldTexts = new Map<string, (id: number) => string | undefined>();
+    const missing = new Map<string, [lang: string, k: number, texts: boolean]>();
     const partOf = (lang: string, language: Language) => (k: number) => {
       const name = PART(lang, k);
       let part = held.get(name);
       if (part) return part;
       const bytes = parts.peek(name);
       if (!bytes) {
-        missing.set(name, [lang, k]);
+        missing.set(name, [lang, k, false]);
         return undefined;
       }
       held.set(name, (part = partFrom(language, k, bytes)));
       return part;
     };
-    /** The language, its runs reading this view's parts (the search is synchronous: no other view reads it meanwhile). */
+    /** A post's text, or null while its part is not at hand (noted: read, then the answer is made again). */
+    const textOf = (lang: string, language: Language) => (id: number) => {
+      const k = textPartOf(language.texts, id);
+      if (k === undefined) return undefined;
+      const name = TEXT_PART(lang, k);
+      let part = heldTexts.get(name);
+      if (!part) {
+        const bytes = parts.peek(name);
+        if (!bytes) {
+          missing.set(name, [lang, k, true]);
+          return null;
+        }
+        heldTexts.set(name, (part = textPart(bytes)));
+      }
+      return part(id);
+    };
+    /** The language, its runs and texts reading this view's parts (the search is synchronous: no other view reads it meanwhile). */
     const use = (lang: string) => {
       const language = languageOf(lang);
       language.search.runs.part = partOf(lang, language);
+      language.search.text = textOf(lang, language);
       return language;
     };
     return {
@@ -145,7 +171,7 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
         warmInBackground();
         return { ids, missing: (id) => unitsIn(units, lacks.get(id) ?? 0), terms: (id) => unitsIn(words, written(id)) };
       },
-      text: (lang, id) => languageOf(lang).text(id),
+      text: (lang, id) => use(lang).search.text!(id) ?? undefined,
       forms: (lang, text) => otherFormsOf(use(lang).search, text),
       suggest(lang, text) {
         const search = use(lang).search;
@@ -155,16 +181,23 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
         const { ids, missing: lacks } = query(search, suggested);
         return ids.length > 0 && !lacks.has(ids[0]!) ? suggested : undefined;
       },
-      /** Notes every part of `lang` it does not hold (read by readMissing). */
+      /** Notes every part of `lang` it does not hold, runs and texts (read by readMissing). */
       readAll(lang) {
-        const { search } = use(lang);
+        const { search, texts } = use(lang);
         for (let k = 0; k < search.runs.parts.length; k++) search.runs.part(k);
+        for (const first of texts.parts) search.text!(first);
       },
       async readMissing() {
         if (missing.size === 0) return false;
         const wanted = [...missing];
         missing.clear();
-        await Promise.all(wanted.map(async ([name, [lang, k]]) => held.set(name, partFrom(languageOf(lang), k, need(name, await parts.read(name))))));
+        await Promise.all(
+          wanted.map(async ([name, [lang, k, texts]]) => {
+            const bytes = need(name, await parts.read(name));
+            if (texts) heldTexts.set(name, textPart(bytes));
+            else held.set(name, partFrom(languageOf(lang), k, bytes));
+          }),
+        );
         return true;
       },
     };

@@ -63,8 +63,12 @@ export interface LanguageSearch {
   };
   /** Each query word's forms, as `formsOf` found them (queries repeat). */
   forms: Map<string, Tiers>;
-  /** A post's plain text (the snippets' texts), for what only the text can tell: characters written together. */
-  text?: (id: number) => string | undefined;
+  /**
+   * A post's plain text (the snippets' texts), for what only the text can tell: characters written
+   * together; null while the part holding it is not at hand (it is read and the query made again:
+   * nothing learnt from its absence is kept).
+   */
+  text?: (id: number) => string | null | undefined;
   /** Vocabulary words as the posts write them, by position (surfaceForm: a scan of a post's text each). */
   surface?: Map<number, string>;
   /** How often each pair of neighbouring letters occurs in the vocabulary (letterPairs). */
@@ -76,7 +80,7 @@ export interface LanguageSearch {
 }
 
 /** `stems`: the build's stem table (made from the vocabulary when not given). */
-export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number, stems: StemTable = stemTable(lang, vocabulary), text?: (id: number) => string | undefined): LanguageSearch {
+export function languageSearch(lang: string, runs: Runs, vocabulary: string[], ids: number, stems: StemTable = stemTable(lang, vocabulary), text?: (id: number) => string | null | undefined): LanguageSearch {
   return {
     lang,
     ...(text ? { text } : {}),
@@ -321,7 +325,10 @@ function unitsOf(lang: string, text: string) {
  */
 const FOLDS = 8;
 function writesRun(search: LanguageSearch, id: number, run: string, budget: { folds: number }): boolean {
-  const text = search.text?.(id) ?? '';
+  const at = search.text?.(id);
+  // Not at hand yet: nothing folded is kept for it (the query is made again once it is read).
+  if (at === null) return false;
+  const text = at ?? '';
   if (text.includes(run)) return true;
   const cache = (search.folded ??= new Map());
   let folded = cache.get(id);
@@ -513,16 +520,21 @@ export function surfaceForm(search: LanguageSearch, position: number): string {
   // Without its run's part at hand (read, then searched again) it is not known yet.
   if (form === undefined && !partOf(search.runs, position)) return search.vocabulary[position]!;
   if (form === undefined) {
+    const written = writtenForm(search, position);
+    // The text not at hand yet (read, then searched again): not known yet either.
+    if (written === null) return search.vocabulary[position]!;
     if (cache.size >= REMEMBERED) cache.clear();
-    cache.set(position, (form = writtenForm(search, position)));
+    cache.set(position, (form = written));
   }
   return form;
 }
 
-function writtenForm(search: LanguageSearch, position: number): string {
+/** null while the text of the post it looks in is not at hand. */
+function writtenForm(search: LanguageSearch, position: number): string | null {
   const word = search.vocabulary[position]!;
   const [id] = runOf(search.runs, position);
   const text = id === undefined ? undefined : search.text?.(id);
+  if (text === null) return null;
   if (text === undefined) return word;
   const locale = language(search.lang).locale;
   let first: string | undefined;

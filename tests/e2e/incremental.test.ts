@@ -11,6 +11,7 @@ import { readNext } from '../../src/core/read-next.ts';
 import type { Catalog, PostRecord } from '../../src/core/types.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { diskCatalog } from '../../src/bundle/load-bundle.ts';
 
 /**
  * An incremental build (posts unchanged since the live build are linked from it) publishes exactly
@@ -31,7 +32,7 @@ function build(out: string, cache: string, ...args: string[]): Promise<string> {
 
 /** What each post of the live build's site offers to read next, in every language it is available in, by slug. */
 async function readNextShown(out: string): Promise<Map<string, string>> {
-  const index = indexCatalog(JSON.parse(await readFile(join((await live(out)).layout.bundle('main'), 'catalog.json'), 'utf8')) as Catalog);
+  const index = indexCatalog((await diskCatalog((await live(out)).layout.bundle('main')))!);
   const availableIn = (p: PostRecord) => index.available.get(p)!;
   return new Map(index.catalog.posts.map((p) => [p.slug, JSON.stringify(availableIn(p).map((lang) => {
     const { previous, next, related } = readNext(index.catalog.posts, availableIn, p.slug, lang);

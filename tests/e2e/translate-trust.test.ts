@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { diskCatalog } from '../../src/bundle/load-bundle.ts';
 import matter from 'gray-matter';
 import { isApertiumInstalled } from '../../src/translate/providers/apertium.ts';
 import { loadAll } from '../../src/translate/translation-status.ts';
@@ -329,7 +330,7 @@ describe('what the build publishes (a real build of a copy of the demo)', () => 
       });
     });
     assert.equal(built.code, 0, built.output);
-    const catalog = JSON.parse(await readFile(join(out, 'current', 'bundle', 'main', 'catalog.json'), 'utf8')) as { posts: { slug: string; entries: Record<string, { state: string }> }[] };
+    const catalog = (await diskCatalog(join(out, 'current', 'bundle', 'main')))!;
     const entries = catalog.posts.find((p) => p.slug === SLUG)!.entries;
     assert.equal(entries.es!.state, 'stale', 'a person\'s text to review is stale in the API');
     assert.equal(entries.zh!.state, 'available');

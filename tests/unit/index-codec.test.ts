@@ -4,7 +4,7 @@ import { encodeIndex, exportOf, openRuns, runOf, termStarts } from '../../src/se
 import fc from 'fast-check';
 import { createIndex, expand, exportIndex, indexText, languageSearch, query } from '../../src/search/search-index.ts';
 import { collectionOf, idf, lengthNorms, postStats, wordScore } from '../../src/search/relevance.ts';
-import { encodeTexts, openTexts } from '../../src/search/texts-codec.ts';
+import { openTextPart, readTexts, splitTexts, textPartFile, textPartOf, textsFile } from '../../src/search/texts-codec.ts';
 
 const DOCS = [
   'The tide comes in twice a day and the harbour fills',
@@ -87,16 +87,34 @@ test('index codec refuses a term outside the vocabulary', async () => {
   assert.throws(() => encodeIndex(chunks, ['tide'], postStats([], ['tide'])), /missing from the vocabulary/);
 });
 
-test('snippet texts round trip by id, any script, absent posts undefined', () => {
-  const texts = ['Harbour tides', undefined, 'مرحبا بالعالم 😀', '', '日本語のテキスト'];
-  const bytes = encodeTexts(texts);
-  const shifted = new Uint8Array(bytes.byteLength + 1).subarray(1);
-  shifted.set(bytes);
-  for (const copy of [bytes, shifted]) {
-    const text = openTexts(copy);
-    assert.deepEqual(texts.map((_, id) => text(id)), ['Harbour tides', undefined, 'مرحبا بالعالم 😀', undefined, '日本語のテキスト']);
+test('snippet texts round trip by id in parts of any bound, any script, absent posts undefined', () => {
+  const texts = ['Harbour tides', undefined, 'مرحبا بالعالم 😀', '', '日本語のテキスト', 'x'.repeat(40)];
+  const expected = ['Harbour tides', undefined, 'مرحبا بالعالم 😀', undefined, '日本語のテキスト', 'x'.repeat(40)];
+  for (const bound of [1, 30, 64, 1 << 20]) {
+    const { index, parts } = splitTexts(texts, bound);
+    assert.equal(index.ids, texts.length);
+    assert.equal(parts.length, index.parts.length);
+    // Each part within the bound, or one text alone (a text is never cut).
+    parts.forEach((bytes, k) => {
+      const ids = (index.parts[k + 1] ?? texts.length) - index.parts[k]!;
+      assert.ok(bytes.byteLength <= bound || ids === 1, `part ${k} of ${bound}: ${ids} ids, ${bytes.byteLength} bytes`);
+    });
+    const files = new Map(parts.map((bytes, k) => [textPartFile('en', k), bytes]));
+    files.set(textsFile('en'), new TextEncoder().encode(JSON.stringify(index)));
+    const text = readTexts((name) => {
+      // Read at an odd offset, as a pooled buffer may be.
+      const bytes = files.get(name)!;
+      const shifted = new Uint8Array(bytes.byteLength + 1).subarray(1);
+      shifted.set(bytes);
+      return shifted;
+    }, 'en', 1);
+    assert.deepEqual(texts.map((_, id) => text(id)), expected, `bound ${bound}`);
     assert.equal(text(99), undefined);
+    assert.equal(textPartOf(index, -1), undefined);
+    for (const [k, first] of index.parts.entries()) assert.equal(openTextPart(parts[k]!)(first), expected[first]);
   }
+  assert.equal(splitTexts(texts, 1).parts.length, texts.length, 'a text a part');
+  assert.equal(splitTexts(texts, 1 << 20).parts.length, 1);
 });
 
 test('Chinese and Japanese query words expand to every vocabulary word holding them, in vocabulary order, as a full scan finds them', () => {

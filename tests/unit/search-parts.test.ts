@@ -4,7 +4,7 @@ import { encodeIndex, splitIndex } from '../../src/search/index-codec.ts';
 import { postStats, type SearchDoc } from '../../src/search/relevance.ts';
 import { createIndex, exportIndex, indexText } from '../../src/search/search-index.ts';
 import { stemTable } from '../../src/search/stem-groups.ts';
-import { encodeTexts } from '../../src/search/texts-codec.ts';
+import { splitTexts, textPartFile, textsFile } from '../../src/search/texts-codec.ts';
 import { loadSearchSource, type LoadedSearchSource } from '../../src/search/load-source.ts';
 import type { SearchView } from '../../src/core/types.ts';
 
@@ -17,7 +17,7 @@ const DOCS: [string, string][] = [
   ['Tidal energy', 'Turbines in the channel turn with every tide, walking pace, day and night.'],
 ];
 
-/** The files of an English index over DOCS, its runs cut in parts of `partBytes` (a huge bound: one part). */
+/** The files of an English index over DOCS, its runs and texts cut in parts of `partBytes` (a huge bound: one part each). */
 async function files(partBytes: number): Promise<Map<string, Uint8Array>> {
   const index = createIndex();
   const vocabulary = new Set<string>();
@@ -35,9 +35,11 @@ async function files(partBytes: number): Promise<Map<string, Uint8Array>> {
     ['search/en.words.bin', cut.words],
     ['search/en.vocabulary.json', json(words)],
     ['search/en.stems.json', json(stemTable('en', words))],
-    ['search/en.texts.bin', encodeTexts(DOCS.map(([t, b]) => `${t} \n ${b}`))],
   ]);
   cut.parts.forEach((part, k) => out.set(`search/en.runs.${k}.bin`, part));
+  const texts = splitTexts(DOCS.map(([t, b]) => `${t} \n ${b}`), partBytes);
+  out.set(`search/${textsFile('en')}`, json(texts.index));
+  texts.parts.forEach((part, k) => out.set(`search/${textPartFile('en', k)}`, part));
   return out;
 }
 
@@ -60,7 +62,7 @@ async function answer<T>(loaded: LoadedSearchSource, make: (view: SearchView) =>
 const QUERIES = ['tide', 'tid', 'walked', 'mapping', 'harbour walking', 'tidle', 'harbuor', 'bakres', 'lighthouse', 'channel tides', 'zzz', 'map port', 'turbnies'];
 const result = (view: SearchView, q: string) => {
   const m = view.match('en', q);
-  return { ids: [...m.ids], missing: [...m.ids].map((id) => m.missing(id)), terms: [...m.ids].map((id) => m.terms(id)), forms: view.forms('en', q), suggestion: view.suggest('en', q) };
+  return { ids: [...m.ids], missing: [...m.ids].map((id) => m.missing(id)), terms: [...m.ids].map((id) => m.terms(id)), texts: [...m.ids].map((id) => view.text('en', id)), forms: view.forms('en', q), suggestion: view.suggest('en', q) };
 };
 
 test('an index read in parts answers every query as the index read whole, through a cache smaller than the index', async () => {
@@ -69,6 +71,7 @@ test('an index read in parts answers every query as the index read whole, throug
   const parts = [...cut.keys()].filter((n) => n.includes('.runs.')).length;
   assert.equal([...whole.keys()].filter((n) => n.includes('.runs.')).length, 1);
   assert.ok(parts >= 10, `${parts} parts`);
+  assert.equal([...cut.keys()].filter((n) => n.includes('.texts.') && n.endsWith('.bin')).length, DOCS.length, 'a text a part');
   const one = await source(whole, 1 << 20);
   // A cache of a few parts: parts are dropped and read again between queries.
   const few = await source(cut, 200);
@@ -84,6 +87,7 @@ test('a query of one word reads its part, not the others; a warm query reads not
   const cut = await files(16);
   const { loaded, reads } = await source(cut, 1 << 20);
   const partsRead = () => [...reads.keys()].filter((n) => n.includes('.runs.'));
+  const textsRead = () => [...reads.keys()].filter((n) => n.includes('.texts.') && n.endsWith('.bin'));
   const first = await answer(loaded, (v) => [...v.match('en', 'lighthouse').ids]);
   assert.deepEqual(first.out, [2]);
   assert.equal(first.rounds, 2, 'read once missing, then answered');
@@ -91,4 +95,10 @@ test('a query of one word reads its part, not the others; a warm query reads not
   const again = await answer(loaded, (v) => [...v.match('en', 'lighthouse').ids]);
   assert.deepEqual(again, { out: [2], rounds: 1 });
   assert.equal(reads.get(partsRead()[0]!), 1, 'held by the cache');
+  assert.deepEqual(textsRead(), [], 'no text read to match a word');
+  // A snippet reads the part of its post's text alone.
+  const text = await answer(loaded, (v) => v.text('en', 2));
+  assert.equal(text.out, DOCS[2]!.join(' \n '));
+  assert.equal(text.rounds, 2);
+  assert.deepEqual(textsRead(), [`search/${textPartFile('en', 2)}`]);
 });

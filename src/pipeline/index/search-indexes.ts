@@ -8,13 +8,13 @@ import { LANGUAGE_CODES } from '../../core/languages.ts';
 import type { Catalog } from '../../core/types.ts';
 import { createIndex, exportIndex, indexText } from '../../search/search-index.ts';
 import { encodeIndex, joinIndex, splitIndex, type IndexHeader } from '../../search/index-codec.ts';
-import { encodeTexts } from '../../search/texts-codec.ts';
+import { splitTexts, textPartFile, textsFile, type TextsIndex } from '../../search/texts-codec.ts';
 import { stemTable } from '../../search/stem-groups.ts';
 import { postStats, type SearchDoc } from '../../search/relevance.ts';
 import { updatedIndex } from './search-update.ts';
 
-/** A language's files besides its digest and its runs' parts (`runs.{k}.bin`, as many as its header's `parts`). */
-const FILES = ['index.json', 'index.bin', 'words.bin', 'texts.bin', 'vocabulary.json', 'stems.json'];
+/** A language's files besides its digest, its runs' parts (`runs.{k}.bin`, as many as its header's `parts`) and its texts' (texts-codec.ts). */
+const FILES = ['index.json', 'index.bin', 'words.bin', 'texts.json', 'vocabulary.json', 'stems.json'];
 const partFile = (lang: string, k: number) => `${lang}.runs.${k}.bin`;
 
 /** The live bundle's search indexes, and what is known of how this build's posts differ from its. */
@@ -68,15 +68,24 @@ export async function writeLanguage(dir: string, lang: string, { header, data, w
   for (const [k, part] of files.parts.entries()) await writeFile(join(dir, partFile(lang, k)), part);
   const bodies: (string | undefined)[] = [];
   for (const { id, body } of docs) bodies[id] = body;
-  await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(Array.from({ length: ids }, (_, id) => bodies[id])));
+  await writeTexts(dir, lang, Array.from({ length: ids }, (_, id) => bodies[id]));
   await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
   await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
 }
 
-/** How many parts the live index of `lang` was cut in; undefined for an index written whole (before parts), which is built again. */
-async function livePartCount(dir: string, lang: string): Promise<number | undefined> {
-  const header = await readFile(join(dir, `${lang}.index.json`), 'utf8').catch(() => undefined);
-  return header === undefined ? undefined : (JSON.parse(header) as IndexHeader).parts?.length;
+/** A language's texts by id, in parts (texts-codec.ts). */
+async function writeTexts(dir: string, lang: string, texts: readonly (string | undefined)[]): Promise<void> {
+  const { index, parts } = splitTexts(texts);
+  for (const [k, part] of parts.entries()) await writeFile(join(dir, textPartFile(lang, k)), part);
+  await writeFile(join(dir, textsFile(lang)), JSON.stringify(index));
+}
+
+/** The live index's part files of `lang` (its runs' and its texts'); undefined for an index written whole (before parts), which is built again. */
+async function liveParts(dir: string, lang: string): Promise<string[] | undefined> {
+  const read = (file: string) => readFile(join(dir, file), 'utf8').then((s) => JSON.parse(s) as unknown, () => undefined);
+  const [header, texts] = (await Promise.all([read(`${lang}.index.json`), read(textsFile(lang))])) as [IndexHeader | undefined, TextsIndex | undefined];
+  if (!header?.parts || !texts?.parts) return undefined;
+  return [...header.parts.map((_, k) => partFile(lang, k)), ...texts.parts.map((_, k) => textPartFile(lang, k))];
 }
 
 /**
@@ -110,9 +119,8 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     // A language whose posts did not change since the live build (made by the same code) keeps its index.
     const digest = inputs.digest('hex');
     const digestFile = `${lang}.digest`;
-    const liveParts = live && (await readFile(join(live.dir, digestFile), 'utf8').catch(() => '')) === digest ? await livePartCount(live.dir, lang) : undefined;
-    if (live && liveParts !== undefined) {
-      const parts = Array.from({ length: liveParts }, (_, k) => partFile(lang, k));
+    const parts = live && (await readFile(join(live.dir, digestFile), 'utf8').catch(() => '')) === digest ? await liveParts(live.dir, lang) : undefined;
+    if (live && parts !== undefined) {
       for (const file of [...FILES.map((f) => `${lang}.${f}`), ...parts, digestFile]) placeFile(join(live.dir, file), join(dir, file));
       taken++;
       continue;
@@ -127,7 +135,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
 
 /**
  * A shard's share of the search indexes: per language, the plain text of each of its posts
- * available in it, by catalog id (texts-codec.ts, as `<lang>.texts.bin` of an index); none for the
+ * available in it, by catalog id (texts-codec.ts, as an index's `<lang>.texts.*`); none for the
  * posts it outlined. The merge reads them (reuse/live-bundle.ts) and indexes every post.
  */
 export async function writeSearchTexts(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string): Promise<void> {
@@ -135,6 +143,6 @@ export async function writeSearchTexts(catalog: Catalog, text: (slug: string, la
   const policy = { serveStale: catalog.site.serve_stale };
   const available = catalog.posts.map((post) => availableLanguages(post, policy));
   for (const lang of LANGUAGE_CODES) {
-    await writeFile(join(dir, `${lang}.texts.bin`), encodeTexts(catalog.posts.map((post, id) => (available[id]!.includes(lang) ? text(post.slug, lang) : undefined))));
+    await writeTexts(dir, lang, catalog.posts.map((post, id) => (available[id]!.includes(lang) ? text(post.slug, lang) : undefined)));
   }
 }

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { diskCatalog } from '../../bundle/load-bundle.ts';
 import { readJson } from '../../fs/read-json.ts';
 import { join } from 'node:path';
 import type { Catalog, PostRecord } from '../../core/types.ts';
-import { openTexts } from '../../search/texts-codec.ts';
+import { readTexts } from '../../search/texts-codec.ts';
 import { placeFile } from './place-file.ts';
 import { DIGESTS_FILE, type BundleDigests } from './reuse.ts';
 import { LINKS_FILE, type FileLinks, type PostLinks } from '../check/links.ts';
@@ -29,7 +30,7 @@ export interface LiveEntry {
  * bodies and media linked, search texts read from its per-language texts.
  */
 export async function liveBundle(dir: string) {
-  const [catalog, digests, links] = await Promise.all([readJson<Catalog>(join(dir, 'catalog.json')), readJson<BundleDigests>(join(dir, DIGESTS_FILE)), readJson<PostLinks>(join(dir, LINKS_FILE))]);
+  const [catalog, digests, links] = await Promise.all([diskCatalog(dir), readJson<BundleDigests>(join(dir, DIGESTS_FILE)), readJson<PostLinks>(join(dir, LINKS_FILE))]);
   if (!catalog || !digests?.sources || !links) return undefined;
   const ids = new Map(catalog.posts.map((p, id) => [p.slug, id]));
   // Read when a search index is made again, each language once.
@@ -37,8 +38,7 @@ export async function liveBundle(dir: string) {
   const textsOf = (lang: string) => {
     let byId = texts.get(lang);
     if (!byId) {
-      const bytes = readFileSync(join(dir, 'search', `${lang}.texts.bin`));
-      byId = openTexts(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      byId = readTexts((name) => readFileSync(join(dir, 'search', name)), lang);
       texts.set(lang, byId);
     }
     return byId;
