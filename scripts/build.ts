@@ -40,6 +40,7 @@ import { runShards } from '../src/pipeline/reuse/run-shards.ts';
 import { mkdir } from 'node:fs/promises';
 import { rendersThroughProject, withRenderLock } from '../src/pipeline/live/render-lock.ts';
 import { stepEnv } from '../src/pipeline/malloc-arenas.ts';
+import { READER_BODIES } from '../src/site/reader-bodies.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 // --verbose: stack traces with the errors (content errors are one line each without it);
@@ -310,6 +311,8 @@ try {
     const { build } = await astro;
     const render = () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' });
     await timings.time('pages (Astro)', () => (rendersThroughProject(dir) ? withRenderLock(render) : render()));
+    // The post pages' bodies the bundle step left for them are not part of the build.
+    await rm(join(dir, READER_BODIES), { recursive: true, force: true });
     process.stdout.write(await indexed);
   } catch (e) {
     // Nothing may still write into the build's folder when it is removed.

@@ -9,6 +9,7 @@ import { CACHE_DIR, DIST, ROOTS } from '../src/artefact/roots.ts';
 import { ContentErrors, FileError } from '../src/pipeline/load/file-error.ts';
 import { reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 import { scheduledLine } from '../src/pipeline/live/schedule.ts';
+import { readerBodiesDir } from '../src/site/reader-bodies.ts';
 
 reportFileSystemFailures('bundle step: ');
 
@@ -22,7 +23,7 @@ const liveBundles = process.env.FOLIO_LIVE_BUNDLES?.split(delimiter);
 for (const root of ROOTS) {
   const t = performance.now();
   try {
-    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, previews: process.env.FOLIO_DRAFTS === '1', otherBases: ROOTS.filter((r) => r !== root).map((r) => r.base), ...(root.base === '' ? { publicDir: 'public' } : {}), ...(liveBundles ? { liveDirs: liveBundles.map((dir) => join(dir, root.name)) } : {}), ...(shard ? { only: new Set(shard.posts[root.name] ?? []) } : {}) });
+    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, previews: process.env.FOLIO_DRAFTS === '1', otherBases: ROOTS.filter((r) => r !== root).map((r) => r.base), ...(root.base === '' ? { publicDir: 'public' } : {}), ...(liveBundles ? { liveDirs: liveBundles.map((dir) => join(dir, root.name)) } : {}), ...(shard ? { only: new Set(shard.posts[root.name] ?? []) } : {}), ...(process.env.FOLIO_BUILD_DIR ? { readerDir: readerBodiesDir(process.env.FOLIO_BUILD_DIR, root.name) } : {}) });
     siteUrl ??= content.catalog.site_url;
     bundled.push({ name: root.name, content, ms: performance.now() - t });
   } catch (e) {

@@ -36,7 +36,7 @@ import { coverAltWarnings } from './check/cover-alt.ts';
 const POST_CONCURRENCY = 8;
 
 /** Bump when rendering changes, so cached results are recomputed. */
-const RENDER_VERSION = '6';
+const RENDER_VERSION = '7';
 
 export interface BundleOptions {
   /** Content root: site.yaml and posts/. */
@@ -66,6 +66,8 @@ export interface BundleOptions {
   otherBases?: readonly string[];
   /** The folder the site publishes at its root as it is (`public/`): links to its files are valid. */
   publicDir?: string;
+  /** Where each rendered post's page bodies go for this build's pages (src/site/reader-bodies.ts). */
+  readerDir?: string;
 }
 
 /** What a published build left out: its drafts and scheduled posts, and the next of these to go out. */
@@ -229,7 +231,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const { renderFile } = await folderRenderer(source);
     return Promise.all(publishedFiles(source).map(async (file) => fileLinks(file, await renderFile(file))));
   };
-  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined) => {
+  const bundleFolder = async (source: FolderSource<PageEnglishSource>, cover: Cover | undefined, previewOf: (file: SourceFile) => Preview | undefined, readerDir?: string) => {
     const { english, slug } = source;
     const { mediaPath, facts, renderFile } = await folderRenderer(source);
     const englishHash = sourceHash(english.title, english.body);
@@ -240,6 +242,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const bodyDir = join(opts.outDir, 'bodies', slug);
     // Synchronous, as the bodies below: a small write costs less than its trips through libuv's pool.
     mkdirSync(bodyDir, { recursive: true });
+    if (readerDir) mkdirSync(readerDir, { recursive: true });
     const bytes = createHash('sha256');
 
     // An unstamped translation (a scaffold still holding the English) is not published until it is stamped.
@@ -261,6 +264,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       const json = JSON.stringify(body);
       bytes.update(`${file.lang}\0${json}\0`);
       writeFileSync(join(bodyDir, `${file.lang}.json`), json);
+      if (readerDir && rendered.reader !== undefined) writeFileSync(join(readerDir, `${file.lang}.html`), rendered.reader);
       // Search snippets quote the essay as its page does (the language's quotation marks).
       folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
       folderLinks.push(fileLinks(file, rendered));
@@ -323,7 +327,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       if (!english.draft) scheduled[slug] = await scheduledLinks(source);
       return undefined;
     }
-    const folder = await bundleFolder(source, english.featured_image ? { name: english.featured_image, alt: english.featured_image_alt } : undefined, previewOf);
+    const folder = await bundleFolder(source, english.featured_image ? { name: english.featured_image, alt: english.featured_image_alt } : undefined, previewOf, opts.readerDir && join(opts.readerDir, slug));
     const record = postRecord(slug, english, folder.images, folder.entries);
     return { record, text: (lang) => folder.texts.get(lang), digest: postDigest(record, folder.bytes), links: folder.links };
   };

@@ -117,17 +117,26 @@ export function printableVideos(options: { origin: string }) {
 
 const processors = new Map<string, ReturnType<typeof processorFor>>();
 const processorFor = (lang: string, top: number, origin: string | undefined) => {
-  const base = unified().use(rehypeParse, { fragment: true }).use(outline, { top }).use(typography, { lang }).use(sectionLinks, { lang }).use(highlightCode);
+  const base = unified().use(outline, { top }).use(typography, { lang }).use(sectionLinks, { lang }).use(highlightCode);
   return (origin === undefined ? base : base.use(printableVideos, { origin })).use(rehypeStringify);
 };
+const fragment = unified().use(rehypeParse, { fragment: true });
 
 /**
  * The body of a post for its page in `lang`, under a heading of level `top` (the page's h1); with
  * the site's `origin`, each video's address for print.
  */
 export function readerHtml(html: string, lang: string, top = 1, origin?: string): string {
+  return readerOf(fragment.parse(html) as Root, lang, top, origin);
+}
+
+/**
+ * `readerHtml` of the tree the body's HTML was written from (src/pipeline/derive/render.ts), which it
+ * changes: the same page body without parsing the HTML again.
+ */
+export function readerOf(tree: Root, lang: string, top = 1, origin?: string): string {
   const key = `${lang} ${top} ${origin}`;
   let processor = processors.get(key);
   if (!processor) processors.set(key, (processor = processorFor(lang, top, origin)));
-  return String(processor.processSync(html));
+  return processor.stringify(processor.runSync(tree) as Root);
 }

@@ -1,5 +1,6 @@
 import { matchedRanges } from '../core/highlight.ts';
 import { language } from '../core/languages.ts';
+import { dateFormat } from '../core/date-formats.ts';
 import { messages, plural } from '../core/messages.ts';
 import type { SearchBody } from '../core/search.ts';
 import { tokens } from '../search/encoders.ts';
@@ -57,7 +58,7 @@ export function resultsHtml({ lang, body, page, offset, href, searchHref }: Sear
   const suggested = body.suggestion === null ? '' : `<p class="meta" id="search-suggestion">${fillHtml(m.didYouMean, { q: `<a href="${escapeHtml(searchHref(body.suggestion))}"><bdi>${escapeHtml(body.suggestion)}</bdi></a>` })}</p>`;
   if (body.total === 0) return region(fillHtml(m.noResults, q), suggested);
   const status = fillHtml(plural(lang, m.resultCount, body.total, { n: body.total }), q);
-  const dates = new Intl.DateTimeFormat(language(lang).locale, { dateStyle: 'long', timeZone: 'UTC' });
+  const dates = dateFormat(language(lang).locale);
   const items = body.data.map((item) => {
     const l = language(item.language);
     const date = dates.format(new Date(item.date));

@@ -10,12 +10,13 @@ import remarkStringify from 'remark-stringify';
 import { EXIT, visit } from 'unist-util-visit';
 import { toText } from 'hast-util-to-text';
 import GithubSlugger from 'github-slugger';
-import type { Root, Element } from 'hast';
+import type { Root, Element, Text } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import type { MediaItem, Section } from '../../core/types.ts';
 import { responsivePictures, type PictureContext } from './pictures.ts';
 import { videoCompanions } from './video.ts';
 import { format, messages } from '../../core/messages.ts';
+import { readerOf } from '../../site/reader-html.ts';
 
 /** What one source file becomes: HTML, Markdown, plain text and what the body references. */
 export interface Rendered {
@@ -31,6 +32,13 @@ export interface Rendered {
   refs: Reference[];
   /** Every element id of the body (heading slugs, footnotes, raw HTML): the fragments a link to it may name. */
   ids: string[];
+  /**
+   * The body as a post's page shows it: `readerHtml(html, lang, 1, siteUrl)` (src/site/reader-html.ts),
+   * made here from the tree; none for a body with a code block, which its page colours (Shiki's
+   * colours of a block were seen to depend on the blocks its process coloured before: the pages
+   * process colours them all, in the same order as ever).
+   */
+  reader?: string;
 }
 
 /** A reference in a body: a link (`href`) or an embedded file (`src`, `poster`), as the author wrote it. */
@@ -196,5 +204,32 @@ export function render(format: 'md' | 'html', body: string, ctx: RenderContext):
     ? absoluteMarkdown(body.trim(), ctx)
     : String(hastToMarkdown.stringify(hastToMarkdown.runSync(structuredClone(tree) as never) as never)).trim();
   responsivePictures(tree, ctx);
-  return { html: hastToHtml.stringify(tree).trim(), markdown, text, ...found };
+  const html = hastToHtml.stringify(tree).trim();
+  // The post page's body, made from this tree as the page would make it from `html` (parsing it was
+  // a tenth of the pages' time): the tree as that parse gives it, trimmed, its neighbouring texts one.
+  return { html, markdown, text, ...found, ...(html.includes('<pre') ? {} : { reader: readerOf(asParsed(tree), ctx.lang, 1, ctx.siteUrl).trim() }) };
+}
+
+/** `tree` as parsing its HTML, trimmed, gives it: no blank text at either end, no two texts side by side. */
+function asParsed(tree: Root): Root {
+  const { children } = tree;
+  while (children[0]?.type === 'text' && !(children[0].value = children[0].value.trimStart())) children.shift();
+  while (children.at(-1)?.type === 'text') {
+    const last = children.at(-1) as Text;
+    if ((last.value = last.value.trimEnd())) break;
+    children.pop();
+  }
+  visit(tree, (node) => {
+    if (!('children' in node)) return;
+    const kids = node.children as (Root['children'][number])[];
+    for (let i = kids.length - 1; i > 0; i--) {
+      const a = kids[i - 1]!;
+      const b = kids[i]!;
+      if (a.type === 'text' && b.type === 'text') {
+        a.value += b.value;
+        kids.splice(i, 1);
+      }
+    }
+  });
+  return tree;
 }

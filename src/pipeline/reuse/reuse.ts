@@ -4,7 +4,7 @@ import type { Reuse } from '../../site/page-reuse.ts';
 import { placeFile } from './place-file.ts';
 import { join } from 'node:path';
 import { indexCatalog, type CatalogIndex } from '../../core/catalog-index.ts';
-import { readNext } from '../../core/read-next.ts';
+import { readNextOf } from '../../core/read-next.ts';
 import type { Catalog, PostRecord } from '../../core/types.ts';
 import { holderOf, type Manifest, type ManifestFile } from '../../artefact/manifest.ts';
 import { fileAt, readManifest } from '../../artefact/client-files.ts';
@@ -50,9 +50,8 @@ export const postDigest = (record: PostRecord, bodies: string) => sha(`${JSON.st
  * title (src/core/read-next.ts). A new title or date elsewhere changes the post's pages.
  */
 function readNextShown(index: CatalogIndex, post: PostRecord) {
-  const availableIn = (p: PostRecord) => index.available.get(p) ?? [];
-  return availableIn(post).map((lang) => {
-    const { previous, next, related } = readNext(index.catalog.posts, availableIn, post.slug, lang);
+  return (index.available.get(post) ?? []).map((lang) => {
+    const { previous, next, related } = readNextOf(index)(post.slug, lang);
     return [previous, next, ...related].map((p) => p && [p.slug, p.entries[lang]!.title]);
   });
 }
