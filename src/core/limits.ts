@@ -33,3 +33,13 @@ export const JSON_DEPTH_MAX = 64;
  * (MIN_SEND_RATE on Node, bytes a second): slower readers are let go (src/server/send-rate.ts).
  */
 export const MIN_SEND_RATE_DEFAULT = 1024;
+
+/**
+ * URLs in one sitemap file at most, by default (src/pipeline/publish/sitemap.ts). The protocol allows
+ * 50,000 URLs and 50 MB uncompressed a file, and Cloudflare Workers 25 MiB an asset; a URL with its 14
+ * hreflang alternates is about 1.4 KB, so 5,000 URLs keep a file near 7 MB, well within every bound
+ * (Hugo's and WordPress's sitemap indexes split at a few thousand too).
+ */
+export const SITEMAP_MAX_URLS_DEFAULT = 5_000;
+/** Bytes in one sitemap file at most, whatever its URL count (long slugs): 10 MB, a fifth of the protocol's 50 MB. */
+export const SITEMAP_MAX_BYTES = 10_000_000;

@@ -15,6 +15,8 @@ export const paths = {
   /** A language's feed: RSS unless another of FEEDS (src/core/formats.ts) is named. */
   feed: (scope: UrlScope, lang: string, file: FeedFile = 'feed.xml') => `${scope.base}${langPrefix(lang)}/${file}`,
   sitemap: (scope: UrlScope) => `${scope.base}/sitemap.xml`,
+  /** Part `n` (from 1) of a sitemap split into an index (src/pipeline/publish/sitemap.ts). */
+  sitemapPart: (scope: UrlScope, n: number) => `${scope.base}/sitemaps/${n}.xml`,
   markdown: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}.md`,
   category: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/category/${slug}`,
   tag: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/tag/${slug}`,

@@ -1,4 +1,4 @@
-import { BATCH_MAX, FLOW_LIMITS, MCP_BATCH_MAX, RETRY_MS } from '../core/limits.ts';
+import { BATCH_MAX, FLOW_LIMITS, MCP_BATCH_MAX, RETRY_MS, SITEMAP_MAX_URLS_DEFAULT } from '../core/limits.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { CONTENT, LIST, SEARCH } from './parameters.ts';
 import { FEEDS, type Feed } from '../core/formats.ts';
@@ -197,7 +197,13 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a post', parameters: ['slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } }, 404: notFoundPage } },
   'GET /{lang}/{slug}.md': { tag: 'Pages', summary: 'The Markdown twin of a translated post', parameters: ['langPath', 'slug'], static: true, replies: { 200: { description: 'Markdown with YAML front matter', type: 'text/markdown', schema: { type: 'string' } }, 404: notFoundPage } },
   ...feedOperations(),
-  'GET /sitemap.xml': { tag: 'Feeds', summary: 'Sitemap with hreflang alternates', static: true, replies: { 200: { description: 'Sitemap', type: 'application/xml', schema: { type: 'string' } } } },
+  'GET /sitemap.xml': {
+    tag: 'Feeds',
+    summary: 'Sitemap with hreflang alternates',
+    description: `A urlset of every page with its hreflang alternates while the site has at most ${SITEMAP_MAX_URLS_DEFAULT.toLocaleString('en')} URLs (the build's FOLIO_SITEMAP_MAX_URLS); past it, a sitemapindex of parts at /sitemaps/1.xml, /sitemaps/2.xml, ... (static files, each a urlset of at most that many URLs and 10 MB, with the same alternates, and the latest lastmod of its URLs).`,
+    static: true,
+    replies: { 200: { description: 'Sitemap, or sitemap index', type: 'application/xml', schema: { type: 'string' } } },
+  },
   'GET /openapi.json': { tag: 'Discovery', replies: { 200: ok({ type: 'object', description: 'This document' }) }, json: true },
   'GET /robots.txt': { tag: 'Discovery', replies: { 200: text('robots.txt: User-agent: *, Allow: / (or the paths robots_disallow in site.yaml names), and the absolute Sitemap address') } },
   'GET /llms.txt': { tag: 'Discovery', replies: { 200: text('llms.txt (llmstxt.org): H1, summary, sections of links to the Markdown twins and the API') } },

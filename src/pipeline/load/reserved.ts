@@ -4,6 +4,6 @@ import { LANGUAGE_CODES } from '../../core/languages.ts';
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   ...LANGUAGE_CODES,
   'api', 'mcp', 'graphql', 'sandbox', 'ask', 'contact', 'status', 'media', 'page', 'category', 'tag', 'search',
-  'feed', 'feed-xml', 'sitemap', 'openapi', 'llms', 'llms-full', 'agents', 'auth', 'well-known', 'favicon',
+  'feed', 'feed-xml', 'sitemap', 'sitemaps', 'openapi', 'llms', 'llms-full', 'agents', 'auth', 'well-known', 'favicon',
   'robots', '404', '500', '_astro', 'assets', 'index',
 ]);
