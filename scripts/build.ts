@@ -15,11 +15,8 @@ import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/pipeline/reuse/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/pipeline/reuse/fingerprint.ts';
 import { fileDigests } from '../src/pipeline/reuse/file-digests.ts';
-import { describeCloudflare, writeCloudflare } from '../src/pipeline/targets/cloudflare.ts';
-import { writeNetlify } from '../src/pipeline/targets/netlify.ts';
-import { writeVercel } from '../src/pipeline/targets/vercel.ts';
-import { writeStatic } from '../src/pipeline/targets/static.ts';
-import { frontWritten, writeFront } from '../src/pipeline/targets/front.ts';
+import { frontWritten } from '../src/pipeline/targets/front.ts';
+import { targetWriters } from '../src/pipeline/targets/writers.ts';
 import { buildArgs, type BuildArgs } from '../src/pipeline/targets/target-args.ts';
 import { phaseTimings } from '../src/pipeline/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/pipeline/live/go-live.ts';
@@ -99,15 +96,8 @@ if (outsideFileSystem(values.out ?? PUBLISH.out)) {
 const started = performance.now();
 const timings = phaseTimings();
 const roots = ROOTS.map((r) => r.name);
-/** Each host project, written from a build's folder into its own beside dist/current. */
-const WRITERS: Record<string, { out: string; write: (layout: BuildLayout) => Promise<string> }> = {
-  cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))) },
-  netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')) },
-  vercel: { out: join(PUBLISH.out, 'vercel'), write: (layout) => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')) },
-  static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), { listen: values.options.static?.listen }) },
-  nginx: { out: join(PUBLISH.out, 'nginx'), write: (layout) => writeFront('nginx', layout, join(PUBLISH.out, 'nginx'), values.options.nginx ?? {}) },
-  caddy: { out: join(PUBLISH.out, 'caddy'), write: (layout) => writeFront('caddy', layout, join(PUBLISH.out, 'caddy'), values.options.caddy ?? {}) },
-};
+/** Each host project, written from a build's folder into its own beside dist/current (src/pipeline/targets/writers.ts). */
+const WRITERS = targetWriters(values.options);
 // A front (nginx, Caddy) serves a copy of the live build: once written, every published build (a plain
 // `npm run build`, `npm start`'s scheduled ones) switches it too, unless it is a preview.
 const FRONTS = ['nginx', 'caddy'];
@@ -122,10 +112,11 @@ try {
   console.error(`nothing was published; the live build is unchanged (${PUBLISH.current}).`);
   process.exit(1);
 }
+// Each in a process of its own (scripts/write-target.ts), one after the other: what a target holds
+// (the whole manifest, lists of every file) goes with it, not into this process's peak after Astro's.
 const writeTargets = async (layout: BuildLayout, names: string[]) => {
-  for (const name of names) console.log(await timings.time(`target: ${name}`, () => WRITERS[name]!.write(layout)));
+  for (const name of names) console.log(await timings.time(`target: ${name}`, () => writeTarget(name, layout.dir)));
 };
-
 /**
  * Removes the builds no longer kept (go-live.ts) and deletes them in the background: after every
  * build, also one that published nothing, so what a build killed at its rename left goes at the next.
@@ -364,6 +355,19 @@ console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} 
 // Peak resident memory of this process, for the build benchmark.
 console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);
 if (values.timings) console.log(timings.table());
+
+/** Writes one host project from the build in `dir` in a child process: its report, or its one-line failure as the error. */
+function writeTarget(name: string, dir: string): Promise<string> {
+  const child = spawn(process.execPath, ['scripts/write-target.ts', name, dir, JSON.stringify(values.options)], { stdio: ['ignore', 'pipe', 'pipe'], env: stepEnv() });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve(out.trimEnd()) : reject(new Error(err.trim() || `the ${name} target failed (exit ${code ?? signal})`))));
+  });
+}
 
 /** Whether `out` lies outside the project on another file system (its nearest existing folder tells). */
 function outsideFileSystem(out: string): boolean {

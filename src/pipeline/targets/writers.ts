@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { PUBLISH, ROOTS, type BuildLayout } from '../../artefact/roots.ts';
+import { describeCloudflare, writeCloudflare } from './cloudflare.ts';
+import { writeNetlify } from './netlify.ts';
+import { writeVercel } from './vercel.ts';
+import { writeStatic } from './static.ts';
+import { writeFront } from './front.ts';
+import type { TargetOptions } from './target-args.ts';
+
+/** A host project: the folder it is written into beside dist/current, and how (its one-line report). */
+export interface TargetWriter {
+  out: string;
+  write: (layout: BuildLayout) => Promise<string>;
+}
+
+/** Each host project, written from a build's folder into its own beside dist/current (`options`: --listen, --upstream by target). */
+export function targetWriters(options: Record<string, TargetOptions>): Record<string, TargetWriter> {
+  const roots = ROOTS.map((r) => r.name);
+  return {
+    cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))) },
+    netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')) },
+    vercel: { out: join(PUBLISH.out, 'vercel'), write: (layout) => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')) },
+    static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), { listen: options.static?.listen }) },
+    nginx: { out: join(PUBLISH.out, 'nginx'), write: (layout) => writeFront('nginx', layout, join(PUBLISH.out, 'nginx'), options.nginx ?? {}) },
+    caddy: { out: join(PUBLISH.out, 'caddy'), write: (layout) => writeFront('caddy', layout, join(PUBLISH.out, 'caddy'), options.caddy ?? {}) },
+  };
+}
