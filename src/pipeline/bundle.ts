@@ -25,6 +25,7 @@ import { slugify } from './load/slugify.ts';
 import { ContentErrors, FileError } from './load/file-error.ts';
 import { printedQuotes } from '../site/reader-text.ts';
 import { writeSearchIndexes, writeSearchTexts } from './index/search-indexes.ts';
+import { TextSpill } from './index/text-spill.ts';
 import { bundleDigests, DIGESTS_FILE, postDigest } from './reuse/reuse.ts';
 import { liveBundles, type LiveEntry } from './reuse/live-bundle.ts';
 import { nextScheduled, postVisibility, translationVisibility, type Dated, type Preview, type Scheduled } from './load/visibility.ts';
@@ -149,6 +150,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const encodeErrors: FileError[] = [];
   const posts: PostRecord[] = [];
   const texts = new Map<string, (lang: string) => string | undefined>();
+  // Beside the bundle's folder, never in it; deleted once the texts are indexed.
+  const spill = new TextSpill(`${opts.outDir}.texts.spill`);
+  const spilled = (slug: string) => (lang: string) => spill.get(`${slug}\0${lang}`);
   const postDigests = new Map<string, string>();
   const sourceDigests = new Map<string, string>();
   const links: PostLinks = {};
@@ -236,7 +240,6 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     const { mediaPath, facts, renderFile } = await folderRenderer(source);
     const englishHash = sourceHash(english.title, english.body);
     const folderEntries: Record<string, EntryMeta> = {};
-    const folderTexts = new Map<string, string>();
     const folderLinks: FileLinks[] = [];
     const imageNames = new Set<string>(cover ? [cover.name] : []);
     const bodyDir = join(opts.outDir, 'bodies', slug);
@@ -266,7 +269,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       writeFileSync(join(bodyDir, `${file.lang}.json`), json);
       if (readerDir && rendered.reader !== undefined) writeFileSync(join(readerDir, `${file.lang}.html`), rendered.reader);
       // Search snippets quote the essay as its page does (the language's quotation marks).
-      folderTexts.set(file.lang, printedQuotes(rendered.text, file.lang));
+      spill.put(`${slug}\0${file.lang}`, printedQuotes(rendered.text, file.lang));
       folderLinks.push(fileLinks(file, rendered));
       entries++;
       folderEntries[file.lang] = entryOf(source, file, englishHash, { page_reading_time: pageReadingTime(rendered.text, file.lang), alts }, previewOf(file));
@@ -286,7 +289,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
         bytes.update(`${n}\0`).update(await readFile(join(mediaDir, n)));
       }
     }
-    return { entries: folderEntries, images, texts: folderTexts, links: folderLinks, bytes: bytes.digest('hex') };
+    return { entries: folderEntries, images, links: folderLinks, bytes: bytes.digest('hex') };
   };
   const sizeWarnings: string[] = [];
   /** The links of scheduled posts left out of this build, checked with the others. */
@@ -329,7 +332,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     }
     const folder = await bundleFolder(source, english.featured_image ? { name: english.featured_image, alt: english.featured_image_alt } : undefined, previewOf, opts.readerDir && join(opts.readerDir, slug));
     const record = postRecord(slug, english, folder.images, folder.entries);
-    return { record, text: (lang) => folder.texts.get(lang), digest: postDigest(record, folder.bytes), links: folder.links };
+    return { record, text: spilled(slug), digest: postDigest(record, folder.bytes), links: folder.links };
   };
   // Posts are bundled a few at a time (their reads and writes overlap); every post is read even
   // after an error, so the build reports all of them at once, in folder order.
@@ -419,7 +422,10 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: scheduled, pending: new Set([...failed, ...Object.keys(scheduled)]) })));
   const checkMs = performance.now() - checking;
   const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
-  if (errors.length > 0) throw new ContentErrors(errors);
+  if (errors.length > 0) {
+    spill.close();
+    throw new ContentErrors(errors);
+  }
 
   const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
   const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
@@ -441,7 +447,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     leftOut: held,
     warnings: [...sizeWarnings, ...coverAltWarnings(posts.filter((p) => !outlined.has(p.slug)), postsDir, links)],
     stats: { posts: posts.length, postsTaken: taken.size, postsOutlined: outlined.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
-    searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined),
-    searchTexts: () => writeSearchTexts(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search')),
+    searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined).finally(() => spill.close()),
+    searchTexts: () => writeSearchTexts(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search')).finally(() => spill.close()),
   };
 }
