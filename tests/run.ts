@@ -15,7 +15,7 @@
 //                                     some suites only: unit, e2e, or a host (cloudflare, nginx, caddy, netlify)
 //
 // FOLIO_TEST_JOBS (files at a time, default 2), FOLIO_TEST_FILE_TIMEOUT (seconds a file may take,
-// default 480), FOLIO_TEST_DEADLINE (seconds for the whole run, default 1200), FOLIO_TEST_VERBOSE=1 (every
+// default 480), FOLIO_TEST_DEADLINE (seconds for the whole run, default 1380: with npm ci, .ci/run then ends within 25 minutes), FOLIO_TEST_VERBOSE=1 (every
 // file's output, passing or not).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ const seconds = (name: string, fallback: number) => {
 };
 const JOBS = Math.max(1, Number(process.env.FOLIO_TEST_JOBS) || 2);
 const FILE_TIMEOUT = seconds('FOLIO_TEST_FILE_TIMEOUT', 480);
-const DEADLINE = seconds('FOLIO_TEST_DEADLINE', 1200);
+const DEADLINE = seconds('FOLIO_TEST_DEADLINE', 1380);
 const BUILD_TIMEOUT = seconds('FOLIO_TEST_BUILD_TIMEOUT', 600);
 const VERBOSE = process.env.FOLIO_TEST_VERBOSE === '1';
 const NODE_TEST = [process.execPath, '--test', '--disable-warning=ExperimentalWarning', '--test-reporter=./tests/helpers/quiet-reporter.ts', '--test-reporter-destination=stdout'];
