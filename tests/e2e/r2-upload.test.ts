@@ -9,7 +9,7 @@ import { DIST, PUBLISH, ROOTS } from '../../src/artefact/roots.ts';
 import { filesUnder } from '../../src/fs/files-under.ts';
 import { writeCloudflare } from '../../src/pipeline/targets/cloudflare.ts';
 import { withLocalR2 } from '../../scripts/local-r2.ts';
-import { signalGroup, spawnGroup } from '../helpers/process-group.ts';
+import { runGroup } from '../helpers/process-group.ts';
 import { startServer } from '../helpers/server.ts';
 
 // `npm run upload:r2`: the R2 part of a Workers project past the assets' file limit put into its
@@ -20,14 +20,7 @@ const skip = built ? false : 'run `npm run build` first';
 
 /** `npm run upload:r2 -- <args>`: its exit code and output (killed with its wranglers at the deadline: a batch of wrangler is seconds, the machine is loaded). */
 async function upload(args: string[], deadlineMs = 240_000) {
-  const child = spawnGroup(process.execPath, ['scripts/upload-r2.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const deadline = setTimeout(() => signalGroup(child, 'SIGKILL'), deadlineMs);
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  clearTimeout(deadline);
-  return { code, out };
+  return runGroup(process.execPath, ['scripts/upload-r2.ts', ...args], deadlineMs);
 }
 
 /** Every object of the local bucket: its key and ETag. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { get, startServer, useServer, type RunningServer } from '../helpers/server.ts';
-import { signalGroup, spawnGroup } from '../helpers/process-group.ts';
+import { runGroup } from '../helpers/process-group.ts';
 import { SITEMAP_MAX_BYTES } from '../../src/core/limits.ts';
 
 /**
@@ -24,17 +24,8 @@ let indexed: RunningServer | undefined;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-sitemap-index-'));
-  const child = spawnGroup(process.execPath, ['scripts/build.ts'], {
+  const { code, out: log } = await runGroup(process.execPath, ['scripts/build.ts'], BUILD_DEADLINE_MS, {
     env: { ...process.env, FOLIO_OUT: join(dir, 'dist'), FOLIO_CACHE: join(dir, 'cache'), FOLIO_SITEMAP_MAX_URLS: String(MAX) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-  const deadline = setTimeout(() => signalGroup(child, 'SIGKILL'), BUILD_DEADLINE_MS);
-  const code = await new Promise<number | null>((r) => child.once('exit', r)).finally(() => {
-    clearTimeout(deadline);
-    signalGroup(child, 'SIGKILL');
   });
   assert.equal(code, 0, log);
   indexed = await startServer({ FOLIO_OUT: join(dir, 'dist') });

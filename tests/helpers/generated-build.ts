@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCorpus } from '../../bench/synthetic-corpus.ts';
-import { signalGroup, spawnGroup } from './process-group.ts';
+import { runGroup } from './process-group.ts';
 
 /**
  * A clean build of a generated corpus (`essays` x 14 languages, bench/synthetic-corpus.ts) in a
@@ -15,16 +15,8 @@ export async function generatedBuild(essays: number, { args = [], prefix = [], d
   after(() => rm(work, { recursive: true, force: true }));
   await writeCorpus(join(work, 'content'), essays, 'content/posts/tidal-energy/figure-1.jpg');
   const [command, ...rest] = [...prefix, process.execPath, 'scripts/build.ts', ...args];
-  const child = spawnGroup(command!, rest, {
+  const { code, out: log } = await runGroup(command!, rest, deadlineMs, {
     env: { ...process.env, FOLIO_CONTENT: join(work, 'content'), FOLIO_OUT: join(work, 'dist'), FOLIO_CACHE: join(work, 'cache') },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  after(() => signalGroup(child, 'SIGKILL'));
-  let log = '';
-  child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-  const deadline = setTimeout(() => signalGroup(child, 'SIGKILL'), deadlineMs);
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  clearTimeout(deadline);
   return { code, log, dist: join(work, 'dist') };
 }

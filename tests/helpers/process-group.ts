@@ -39,6 +39,20 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
+ * Runs a command to its end as a process group (spawnGroup): its exit code and its output (stdout and
+ * stderr as they came), the group killed at `deadlineMs` (then the code is null) and once it exits.
+ */
+export async function runGroup(command: string, args: readonly string[], deadlineMs: number, options: SpawnOptions = {}): Promise<{ code: number | null; out: string }> {
+  const child = spawnGroup(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const deadline = setTimeout(() => signalGroup(child, 'SIGKILL'), deadlineMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve)).finally(() => clearTimeout(deadline));
+  return { code, out };
+}
+
+/**
  * Stops the child: `signal` to it (the leader only: PostgreSQL's SIGINT is its fast shutdown, which a
  * backend would read as a query cancel), then, if it is still there after `graceMs`, SIGKILL to its
  * group; its group is killed when it exits either way. Resolves once it has exited.
