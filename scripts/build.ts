@@ -10,7 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { readJson } from '../src/fs/read-json.ts';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
-import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/artefact/roots.ts';
+import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, type BuildLayout } from '../src/artefact/roots.ts';
 import { variantCache } from '../src/pipeline/reuse/variant-cache.ts';
 import { REUSE_FILE, reusablePosts } from '../src/pipeline/reuse/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/pipeline/reuse/fingerprint.ts';
@@ -38,6 +38,7 @@ import { mkdir } from 'node:fs/promises';
 import { rendersThroughProject, withRenderLock } from '../src/pipeline/live/render-lock.ts';
 import { stepEnv } from '../src/pipeline/malloc-arenas.ts';
 import { READER_BODIES } from '../src/site/reader-bodies.ts';
+import { PAGES_SLICE_COUNT, slicePagesSetting } from '../src/site/page-slice.ts';
 
 // `--target <host>` (repeatable) also writes a deployable project for that host (docs/deploy.md).
 // --verbose: stack traces with the errors (content errors are one line each without it);
@@ -70,6 +71,7 @@ const usage = [
   values.jobs !== undefined && (!values.shards || !/^[1-9]\d*$/.test(values.jobs)) && '--jobs J (shards run at once) goes with --shards N',
   slice && values.targets.some((t) => t !== 'node') && '--shard makes part of a build: give --target to the merge',
   (slice || values.merge || values.shards) && values.drafts && '--drafts makes a preview build, which is not sharded',
+  settingError(() => slicePagesSetting(process.env.FOLIO_PAGES_SLICE)),
 ].find(Boolean);
 if (usage) {
   console.error(usage);
@@ -186,8 +188,8 @@ if (!slice && liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(li
  * well. A step started before what it needs is known waits for `go` (scripts/publish-answers.ts):
  * its modules load meanwhile.
  */
-function runStep(name: string, script: string) {
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'], env: stepEnv() });
+function runStep(name: string, script: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'], env: stepEnv({ ...process.env, ...env }) });
   let out = '';
   const waiting: { text: string; resolve: (out: string) => void }[] = [];
   child.stdout.on('data', (chunk: Buffer) => {
@@ -263,16 +265,16 @@ try {
   const bundleStep = runStep('bundle', 'scripts/bundle.ts');
   bundleStep.end();
   // Started now, so that loading their code overlaps the bundle step, which keeps one core busy:
-  // the answers step (it waits for the bundle's settings) and Astro (loaded here only when a build
-  // has something to do).
+  // the answers step and the first pages process (each waits for the bundle's settings).
   const answersStep = runStep('answers', 'scripts/publish-answers.ts');
-  const astro = import('astro');
-  astro.catch(() => undefined);
+  const pagesCount = join(dir, PAGES_SLICE_COUNT);
+  const pagesStep = (k: number) => runStep(`pages ${k + 1}`, 'scripts/pages.ts', { FOLIO_PAGES_SLICE_INDEX: String(k), FOLIO_PAGES_SLICE_COUNT: pagesCount });
+  const firstPages = pagesStep(0);
   let bundled: string;
   try {
     bundled = await timings.time('content -> bundles (load, render)', () => bundleStep.until(BUNDLE_READY));
   } catch (e) {
-    await answersStep.stop();
+    await Promise.all([answersStep.stop(), firstPages.stop()]);
     throw e;
   }
   process.env.SITE_URL ??= /site url (\S+)/.exec(bundled)?.[1];
@@ -297,17 +299,30 @@ try {
     return out;
   });
   indexed.catch(() => undefined);
-  (globalThis as Record<symbol, unknown>)[SEARCH_INDEXES_WRITTEN] = indexed;
+  // The pages in slices, each an Astro build in a process of its own, one after the other
+  // (src/site/page-slice.ts): the first says how many there are.
+  let pages = firstPages;
+  const render = async () => {
+    for (let k = 0, n = 1; k < n; k++) {
+      const t = performance.now();
+      if (k > 0) pages = pagesStep(k);
+      pages.go({ SITE_URL: process.env.SITE_URL, FOLIO_REUSE: process.env.FOLIO_REUSE });
+      // What searches (the API reference, in the last slice) waits for the indexes.
+      indexed.then(pages.end, pages.end);
+      const out = await pages.done;
+      n = Number(await readFile(pagesCount, 'utf8'));
+      process.stdout.write(out.replace(/^peak rss (\d+) MB\n/m, n > 1 ? `pages: slice ${k + 1} of ${n} in ${((performance.now() - t) / 1000).toFixed(1)} s, peak rss $1 MB\n` : 'peak rss $1 MB (pages)\n'));
+    }
+  };
   try {
-    const { build } = await astro;
-    const render = () => build({ root: process.cwd(), logLevel: process.env.FOLIO_ASTRO_LOG === 'info' ? 'info' : 'warn' });
     await timings.time('pages (Astro)', () => (rendersThroughProject(dir) ? withRenderLock(render) : render()));
+    await rm(pagesCount);
     // The post pages' bodies the bundle step left for them are not part of the build.
     await rm(join(dir, READER_BODIES), { recursive: true, force: true });
     process.stdout.write(await indexed);
   } catch (e) {
     // Nothing may still write into the build's folder when it is removed.
-    await Promise.all([bundleStep.stop(), answersStep.stop()]);
+    await Promise.all([bundleStep.stop(), answersStep.stop(), pages.stop()]);
     throw e;
   }
   const layout = buildLayout(dir);
@@ -331,7 +346,7 @@ try {
     await cache.keep(slice, key!, dir);
     const posts = Object.values(slicePosts(now!, slice)).reduce((n, s) => n + s.length, 0);
     console.log(`shard ${sliceName(slice)}: built (${posts} posts) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);
+    console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (build)`);
     if (values.timings) console.log(timings.table());
     process.exit(0);
   }
@@ -352,8 +367,8 @@ try {
 if (combined) await rm(combined.dir, { recursive: true, force: true });
 console.log(`live: ${PUBLISH.current} -> builds/${id}${await removeOld({ dir: join(CACHE_DIR, 'codings'), usedFile: await codings.saveUsed() })}`);
 console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-// Peak resident memory of this process, for the build benchmark.
-console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (pages)`);
+// Peak resident memory of this process, for the build benchmark (each step prints its own).
+console.log(`peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (build)`);
 if (values.timings) console.log(timings.table());
 
 /** Writes one host project from the build in `dir` in a child process: its report, or its one-line failure as the error. */
@@ -367,6 +382,16 @@ function writeTarget(name: string, dir: string): Promise<string> {
     child.on('error', reject);
     child.on('exit', (code, signal) => (code === 0 ? resolve(out.trimEnd()) : reject(new Error(err.trim() || `the ${name} target failed (exit ${code ?? signal})`))));
   });
+}
+
+/** The message of a setting's refusal, if `check` refuses it. */
+function settingError(check: () => unknown): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** Whether `out` lies outside the project on another file system (its nearest existing folder tells). */

@@ -6,6 +6,7 @@ import { readJson } from '../fs/read-json.ts';
 import { loadCore } from '../bundle/load-bundle.ts';
 import { DIST, ROOTS, SEARCH_INDEXES_WRITTEN } from '../artefact/roots.ts';
 import { listPageDigests } from './list-page.ts';
+import { pageSlice, slicePagesSetting } from './page-slice.ts';
 import type { SiteRoot } from './site-root.ts';
 
 // The pages (src/components) take the root's type from here with the data.
@@ -43,6 +44,19 @@ export function shardPosts(): Map<string, Set<string>> | undefined {
   return new Map(Object.entries(posts).map(([root, slugs]) => [root, new Set(slugs)]));
 }
 
+/**
+ * The slice of `pages` this process renders (scripts/pages.ts sets FOLIO_PAGES_SLICE_INDEX; ./page-slice.ts);
+ * all of them when unset. How many slices there are is written to the file FOLIO_PAGES_SLICE_COUNT
+ * names, for the build to start the rest.
+ */
+export async function slicedPages<T>(pages: readonly T[]): Promise<readonly T[]> {
+  const index = process.env.FOLIO_PAGES_SLICE_INDEX;
+  if (index === undefined) return pages;
+  const slice = pageSlice(pages, slicePagesSetting(process.env.FOLIO_PAGES_SLICE), Number(index));
+  if (process.env.FOLIO_PAGES_SLICE_COUNT) await writeFile(process.env.FOLIO_PAGES_SLICE_COUNT, String(slice.count));
+  return slice.pages;
+}
+
 function readReuse(): Reuse | undefined {
   const file = process.env.FOLIO_REUSE;
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Reuse) : undefined;
@@ -55,7 +69,8 @@ function readReuse(): Reuse | undefined {
  */
 export async function reusedListPages(all: SiteRoot[]): Promise<Set<string>> {
   const digests: ListPageDigests = Object.fromEntries(all.map((root) => [root.name, listPageDigests(root)]));
-  if (process.env.FOLIO_BUILD_DIR) await writeFile(join(process.env.FOLIO_BUILD_DIR, LIST_PAGES_FILE), JSON.stringify(digests));
+  // Every slice of the pages (./page-slice.ts) computes them, to agree on the pages; the first records them.
+  if (process.env.FOLIO_BUILD_DIR && (process.env.FOLIO_PAGES_SLICE_INDEX ?? '0') === '0') await writeFile(join(process.env.FOLIO_BUILD_DIR, LIST_PAGES_FILE), JSON.stringify(digests));
   const reuse = readReuse();
   return new Set(reusableListPages(digests, reuse && (await readJson<ListPageDigests>(join(reuse.from, LIST_PAGES_FILE))), reuse));
 }

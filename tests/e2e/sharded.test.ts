@@ -63,7 +63,7 @@ before(async () => {
 after(() => rm(dir, { recursive: true, force: true }));
 
 describe('sharded builds', () => {
-  test('three shards merged publish what a one-machine build publishes, file for file and byte for byte', async () => {
+  test('three shards merged publish what a one-machine build (its pages rendered in slices) publishes, file for file and byte for byte', async () => {
     const cache = join(dir, 'cache');
     for (const [i, out] of shardDirs(3).entries()) {
       const made = await build(join(dir, 'sharded'), cache, '--shard', `${i + 1}/3`, '--out', out);
@@ -85,7 +85,12 @@ describe('sharded builds', () => {
     assert.match(merged, /^merge: (\d+) posts' pages and answers taken from the shards$/m);
     assert.equal(Number(/^merge: (\d+) posts'/m.exec(merged)![1]), posts.reduce((n, [, all]) => n + Number(all), 0), 'every post\'s pages are taken from its shard');
     assert.match(merged, /^bundle main: .*search indexes: 0 of 14 taken from the live build \(0 updated from it\)/m, 'the merge indexes every post');
-    await build(join(dir, 'clean'), join(dir, 'clean-cache'));
+    // The one-machine build renders its pages in processes of 250 pages each (src/site/page-slice.ts), one after the other.
+    const { code, output } = await run(join(dir, 'clean'), join(dir, 'clean-cache'), [], { FOLIO_PAGES_SLICE: '250' });
+    assert.equal(code, 0, output);
+    const slices = [...output.matchAll(/^pages: slice (\d+) of (\d+) in [\d.]+ s, peak rss \d+ MB$/gm)].map((m) => [Number(m[1]), Number(m[2])]);
+    assert.ok(slices.length >= 2, output);
+    assert.deepEqual(slices, slices.map((_, i) => [i + 1, slices.length]), output);
     await assertSameOutput(join(dir, 'sharded'), join(dir, 'clean'));
   });
 
