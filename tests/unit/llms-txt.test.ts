@@ -12,7 +12,7 @@ const fr = { title: 'T fr', page_reading_time: 1, provider: 'p', automated: true
 function core(n: number) {
   const posts: PostRecord[] = Array.from({ length: n }, (_, i) => {
     const k = n - 1 - i;
-    return { slug: `post-${k}`, date: new Date(Date.UTC(2020, 0, 1 + k)).toISOString(), author: 'A', featured_image: null, categories: [], tags: [], images: [], entries: k % 2 ? { en: { ...en, title: `Post ${k}` } } : { en: { ...en, title: `Post ${k}` }, fr: { ...fr, title: `Billet ${k}` } } };
+    return { slug: `post-${k}`, date: new Date(Date.UTC(2020, 0, 1 + k)).toISOString(), author: 'A', featured_image: null, categories: [], tags: [], images: [], entries: { en: { ...en, title: `Post ${k}` }, ...(k % 2 ? {} : { fr: { ...fr, title: `Billet ${k}` } }) } };
   });
   const catalog: Catalog = {
     site_url: 'https://example.org',
