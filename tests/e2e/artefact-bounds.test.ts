@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { filesUnder } from '../../src/fs/files-under.ts';
 import { CATALOG_PART_BYTES } from '../../src/bundle/catalog-file.ts';
 import { TEXT_PART_BYTES } from '../../src/search/texts-codec.ts';
+import { OPENING_PIECE_BYTES } from '../../src/search/opening-files.ts';
 import { SITEMAP_MAX_BYTES } from '../../src/core/limits.ts';
 import { generatedBuild } from '../helpers/generated-build.ts';
 import { buildOnly, hostReads } from '../../src/artefact/build-only.ts';
@@ -34,9 +35,9 @@ test(`every file of a build of ${ESSAYS} essays x 14 stays within its bound, and
   for (const [file, size] of sizes) {
     const bundled = /^bundle\/[^/]+\/(.+)$/.exec(file)?.[1];
     if (bundled !== undefined && !hostReads(bundled)) continue;
-    // The parts within their own bounds; a language's word list, stems and word table (read whole when it opens) within BOUND.
+    // The parts within their own bounds; a language's word list, stems and word table (read whole when it opens), whole or pieces, within OPENING_PIECE_BYTES.
     // A sitemap (one urlset, or an index's parts past 5,000 URLs) within SITEMAP_MAX_BYTES.
-    const bound = /^site\/client\/(sitemap\.xml|sitemaps\/\d+\.xml)(\.br)?$/.test(file) ? SITEMAP_MAX_BYTES : /^site\/client\/(llms-full\.txt|llms-full\/\d+\.txt)(\.br)?$/.test(file) ? LLMS_FULL : /\/search\/[^/]+\.texts\.\d+\.bin$/.test(file) ? TEXT_PART_BYTES : /\/(catalog[^/]*|search\/[^/]+)$/.test(file) && !/\.(vocabulary\.json|stems\.json|words\.bin)$/.test(file) ? CATALOG_PART_BYTES : BOUND;
+    const bound = /^site\/client\/(sitemap\.xml|sitemaps\/\d+\.xml)(\.br)?$/.test(file) ? SITEMAP_MAX_BYTES : /^site\/client\/(llms-full\.txt|llms-full\/\d+\.txt)(\.br)?$/.test(file) ? LLMS_FULL : /\/search\/[^/]+\.texts\.\d+\.bin$/.test(file) ? TEXT_PART_BYTES : /\/search\/[^/]+\.(vocabulary(\.\d+)?\.json|stems(\.\d+)?\.json|words(\.\d+)?\.bin)$/.test(file) ? OPENING_PIECE_BYTES : /\/(catalog[^/]*|search\/[^/]+)$/.test(file) ? CATALOG_PART_BYTES : BOUND;
     if (size > bound) over.push(`${file}: ${size} bytes (bound ${bound})`);
   }
   assert.deepEqual(over, []);
