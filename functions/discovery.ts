@@ -1,7 +1,7 @@
 import { FORMATS } from '../src/core/formats.ts';
 import { LANGUAGE_CODES, DEFAULT_LANGUAGE } from '../src/core/languages.ts';
 import { agentsMd, authMd, mcpDocs } from '../src/discovery/guides.ts';
-import { llmsFullTxt, llmsTxt } from '../src/discovery/llms.ts';
+import { llmsTxt } from '../src/discovery/llms.ts';
 import { robotsTxt } from '../src/discovery/robots.ts';
 import { agentCard, apiCatalog, authorizationServer, mcpServerCard, openidConfiguration, protectedResource } from '../src/discovery/well-known.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
@@ -45,7 +45,6 @@ export function discoveryRoutes(all: () => readonly Route[]): Route[] {
       claims: (params) => LANGUAGE_CODES.includes(params.lang!) && params.lang !== DEFAULT_LANGUAGE,
       make: (input) => textDoc(`llms-${input.params.lang}`, PLAIN, ({ root, params }) => llmsTxt(root.core, params.lang))(input),
     }),
-    madeRoute({ query: 'none', path: '/llms-full.txt', summary: 'Every English post in one Markdown file', make: textDoc('llms-full', PLAIN, ({ root }) => llmsFullTxt(root.core)) }),
     madeRoute({
       query: 'none',
       path: '/agents.md',

@@ -43,3 +43,18 @@ export const MIN_SEND_RATE_DEFAULT = 1024;
 export const SITEMAP_MAX_URLS_DEFAULT = 5_000;
 /** Bytes in one sitemap file at most, whatever its URL count (long slugs): 10 MB, a fifth of the protocol's 50 MB. */
 export const SITEMAP_MAX_BYTES = 10_000_000;
+
+/**
+ * Bytes in /llms-full.txt (and in each of its parts) at most, by default (src/discovery/llms-full.ts):
+ * about a million tokens of English prose, the largest context windows of 2026, and far within
+ * Cloudflare Workers' 25 MiB an asset. A site whose posts fit keeps them all in the one file
+ * (llmstxt.org); past it, the file holds the newest and names parts holding the older ones.
+ */
+export const LLMS_FULL_MAX_BYTES_DEFAULT = 4_000_000;
+
+/**
+ * Posts one /llms.txt (or /{lang}/llms.txt) lists at most, the newest: a post's line is about 100
+ * bytes in English and 210 in Hindi, so about 200 KB at most; past it, a last line names the API's
+ * list of every post (src/discovery/llms.ts). Every post listed was 21 MB a file at 100,000 essays.
+ */
+export const LLMS_POSTS_MAX = 1_000;

@@ -17,6 +17,9 @@ export const paths = {
   sitemap: (scope: UrlScope) => `${scope.base}/sitemap.xml`,
   /** Part `n` (from 1) of a sitemap split into an index (src/pipeline/publish/sitemap.ts). */
   sitemapPart: (scope: UrlScope, n: number) => `${scope.base}/sitemaps/${n}.xml`,
+  llmsFull: (scope: UrlScope) => `${scope.base}/llms-full.txt`,
+  /** Part `n` (from 1, the oldest posts) of the posts llms-full.txt has no room for (src/discovery/llms-full.ts). */
+  llmsFullPart: (scope: UrlScope, n: number) => `${scope.base}/llms-full/${n}.txt`,
   markdown: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/${slug}.md`,
   category: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/category/${slug}`,
   tag: (scope: UrlScope, slug: string, lang: string) => `${scope.base}${langPrefix(lang)}/tag/${slug}`,

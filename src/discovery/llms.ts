@@ -1,25 +1,35 @@
 import { availableLanguages } from '../core/availability.ts';
 import type { Core } from '../core/index.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, language } from '../core/languages.ts';
-import { markdownDocument } from '../core/markdown-document.ts';
 import { absolute, paths } from '../core/urls.ts';
 import { FEEDS } from '../core/formats.ts';
+import { LLMS_POSTS_MAX } from '../core/limits.ts';
+import { llmsFullMaxBytes } from './llms-full.ts';
 
 /**
  * llms.txt (llmstxt.org): an H1, a blockquote summary, then sections of links. Posts link to
  * their Markdown twins; the API section to the machine-readable surfaces. One per language,
- * listing what is available in it, and llms-full.txt with every English post inline.
+ * listing what is available in it, and llms-full.txt with the English posts inline (llms-full.ts).
  */
 const url = (core: Core, path: string) => absolute(core.catalog, `${core.catalog.base}${path}`);
 
-function postLinks(core: Core, lang: string): string[] {
+/**
+ * The posts available in `lang`, newest first, at most `max` of them (a line of about 100 to 200
+ * bytes each: LLMS_POSTS_MAX keeps a file within about 200 KB); past it, a last link to the API's
+ * list of them all.
+ */
+function postLinks(core: Core, lang: string, max: number): string[] {
   const { catalog } = core;
-  return catalog.posts
-    .filter((p) => availableLanguages(p, core.index.policy).includes(lang))
-    .map((p) => {
-      const entry = p.entries[lang]!;
-      return `- [${entry.title}](${absolute(catalog, paths.markdown(catalog, p.slug, lang))})${entry.summary ? `: ${entry.summary}` : ''}`;
-    });
+  const posts = catalog.posts.filter((p) => availableLanguages(p, core.index.policy).includes(lang));
+  const links = posts.slice(0, max).map((p) => {
+    const entry = p.entries[lang]!;
+    return `- [${entry.title}](${absolute(catalog, paths.markdown(catalog, p.slug, lang))})${entry.summary ? `: ${entry.summary}` : ''}`;
+  });
+  if (posts.length > max) {
+    const list = absolute(catalog, paths.api(catalog, '/api/posts', lang === DEFAULT_LANGUAGE ? {} : { lang }));
+    links.push(`- [Every post](${list}): these are the ${max.toLocaleString('en')} newest of ${posts.length.toLocaleString('en')}; the API lists them all, newest first, page by page (\`page=2\`, …), and ${absolute(catalog, paths.sitemap(catalog))} names every page`);
+  }
+  return links;
 }
 
 function apiLinks(core: Core): string[] {
@@ -36,7 +46,7 @@ function apiLinks(core: Core): string[] {
   ];
 }
 
-export function llmsTxt(core: Core, lang = DEFAULT_LANGUAGE): string {
+export function llmsTxt(core: Core, lang = DEFAULT_LANGUAGE, maxPosts = LLMS_POSTS_MAX): string {
   const { site } = core.catalog;
   const l = language(lang);
   const other = LANGUAGES.filter((x) => x.code !== lang && core.index.languagesWithPosts.includes(x.code));
@@ -50,7 +60,7 @@ export function llmsTxt(core: Core, lang = DEFAULT_LANGUAGE): string {
     '',
     `## Posts${lang === DEFAULT_LANGUAGE ? '' : ` (${l.name})`}`,
     '',
-    ...postLinks(core, lang),
+    ...postLinks(core, lang, maxPosts),
     '',
     '## API',
     '',
@@ -58,15 +68,9 @@ export function llmsTxt(core: Core, lang = DEFAULT_LANGUAGE): string {
     '',
     '## Optional',
     '',
-    `- [Everything in one file](${url(core, '/llms-full.txt')}): every English post in Markdown`,
+    `- [Everything in one file](${url(core, '/llms-full.txt')}): every English post in Markdown, newest first (past ${(llmsFullMaxBytes() / 1e6).toLocaleString('en')} MB the newest, naming the parts that hold the older ones)`,
     ...other.map((x) => `- [${x.native_name}](${url(core, `/${x.code === DEFAULT_LANGUAGE ? '' : `${x.code}/`}llms.txt`)}): posts in ${x.name}`),
     ...FEEDS.map((f) => `- [Feed: ${f.label}](${absolute(core.catalog, paths.feed(core.catalog, lang, f.file))}): the newest posts`),
     '',
   ].join('\n');
-}
-
-export async function llmsFullTxt(core: Core): Promise<string> {
-  const { site } = core.catalog;
-  const posts = await Promise.all(core.catalog.posts.map(async (p) => markdownDocument(await core.posts.get(p.slug, new URLSearchParams()))));
-  return [`# ${site.name}`, '', `> ${site.description}`, '', site.attribution, '', ...posts.map((doc) => `${doc}\n---\n`)].join('\n');
 }

@@ -1,4 +1,4 @@
-import { BATCH_MAX, FLOW_LIMITS, MCP_BATCH_MAX, RETRY_MS, SITEMAP_MAX_URLS_DEFAULT } from '../core/limits.ts';
+import { BATCH_MAX, FLOW_LIMITS, LLMS_FULL_MAX_BYTES_DEFAULT, MCP_BATCH_MAX, RETRY_MS, SITEMAP_MAX_URLS_DEFAULT } from '../core/limits.ts';
 import type { Schema } from '../schemas/resources.ts';
 import { CONTENT, LIST, SEARCH } from './parameters.ts';
 import { FEEDS, type Feed } from '../core/formats.ts';
@@ -208,7 +208,12 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /robots.txt': { tag: 'Discovery', replies: { 200: text('robots.txt: User-agent: *, Allow: / (or the paths robots_disallow in site.yaml names), and the absolute Sitemap address') } },
   'GET /llms.txt': { tag: 'Discovery', replies: { 200: text('llms.txt (llmstxt.org): H1, summary, sections of links to the Markdown twins and the API') } },
   'GET /{lang}/llms.txt': { tag: 'Discovery', parameters: ['langPath'], replies: { 200: text('llms.txt of the posts available in one language'), 404: notFoundPage } },
-  'GET /llms-full.txt': { tag: 'Discovery', replies: { 200: text('Every English post in Markdown') } },
+  'GET /llms-full.txt': {
+    tag: 'Discovery',
+    description: `Every English post's Markdown twin, newest first, while they fit in ${LLMS_FULL_MAX_BYTES_DEFAULT.toLocaleString('en')} bytes (the build's FOLIO_LLMS_FULL_MAX_BYTES); past it, the newest that fit, after a line naming the parts /llms-full/1.txt (the oldest posts) to /llms-full/{n}.txt, which hold the older posts oldest first, each within the same bound (static files).`,
+    static: true,
+    replies: { 200: text('The English posts in Markdown') },
+  },
   'GET /agents.md': { tag: 'Discovery', replies: { 200: markdown('How an agent should use each surface, limits, attribution, event signatures') } },
   'GET /auth.md': { tag: 'Discovery', replies: { 200: markdown('The public-access model') } },
   'GET /mcp/docs': { tag: 'MCP', replies: { 200: markdown('MCP tools with schemas and examples, both transports') } },

@@ -1,3 +1,4 @@
+import type { Pieces } from './opening-files.ts';
 import { bodyCount, collectionOf, headCount, idf, lengthNorms, wordScore, type Collection, type PostStats } from './relevance.ts';
 
 /**
@@ -36,6 +37,8 @@ export interface IndexHeader {
   collection: Collection;
   /** Written with the runs in parts (splitIndex): the vocabulary position of each part's first word. */
   parts?: number[];
+  /** The files that open the language which are stored in pieces, and how many each (opening-files.ts). */
+  pieces?: Pieces;
 }
 
 /** A word's run holds at most this many posts (what one query word can match). */

@@ -3,6 +3,7 @@ import type { SearchSource, SearchView } from '../core/types.ts';
 import { languageSearch, otherFormsOf, query, suggestion, unitsIn, type LanguageSearch } from './search-index.ts';
 import type { StemTable } from './stem-groups.ts';
 import { openParts, readPart, type IndexHeader, type RunPart } from './index-codec.ts';
+import { openingBytes, type OpeningFile } from './opening-files.ts';
 import { openTextPart, textPartFile, textPartOf, textsFile, type TextsIndex } from './texts-codec.ts';
 import { decodeJson, type BundleReader } from '../bundle/reader.ts';
 import { ARTEFACT_CACHE_MB, cachedStore } from '../artefact/storage.ts';
@@ -26,7 +27,7 @@ export interface SourceOptions {
   cacheBytes?: number;
 }
 
-/** What opens a language: its header, table and lengths, word list, stems and where its snippet texts' parts begin. */
+/** What opens a language: its header, table and lengths, word list, stems (these three whole or in pieces: opening-files.ts) and where its snippet texts' parts begin. */
 const FILES = (lang: string) => [`search/${lang}.index.json`, `search/${lang}.words.bin`, `search/${lang}.vocabulary.json`, `search/${textsFile(lang)}`, `search/${lang}.stems.json`];
 /** A part of a language's runs (index-codec.ts, splitIndex). */
 const PART = (lang: string, k: number) => `search/${lang}.runs.${k}.bin`;
@@ -80,11 +81,14 @@ export async function loadSearchSource(reader: BundleReader, ids: number, { warm
     let pending = opening.get(lang);
     if (!pending) {
       pending = (async () => {
-        // A disk's files are read as they are, outside the cache: it is for the parts.
-        const files = await Promise.all(FILES(lang).map(async (n) => need(n, reader.readSync ? reader.readSync(n) : await reader.read(n))));
+        // A disk's files are read as they are, outside the cache: it is for the parts. All at once; an
+        // opening file the header says is in pieces (absent whole: opening-files.ts) then by its pieces.
+        const readOne = async (n: string) => (reader.readSync ? reader.readSync(n) : await reader.read(n));
+        const [headerBytes, ...rest] = await Promise.all(FILES(lang).map(readOne));
+        const header = decodeJson<IndexHeader>(need(FILES(lang)[0]!, headerBytes));
+        const whole = (at: number, file: OpeningFile) => openingBytes(lang, file, rest[at], header.pieces, (piece) => readOne(`search/${piece}`)).then((b) => need(FILES(lang)[at + 1]!, b));
+        const [words, vocabularyBytes, texts, stems] = await Promise.all([whole(0, 'words.bin'), whole(1, 'vocabulary.json'), Promise.resolve(need(FILES(lang)[3]!, rest[2])), whole(3, 'stems.json')]);
         const started = performance.now();
-        const [headerBytes, words, vocabularyBytes, texts, stems] = files;
-        const header = decodeJson<IndexHeader>(headerBytes!);
         const vocabulary = decodeJson<string[]>(vocabularyBytes!);
         // The view searching sets which parts it reads (view below), runs and texts.
         const runs = openParts(header, words!, vocabulary.length, () => undefined);

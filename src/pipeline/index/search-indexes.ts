@@ -10,11 +10,12 @@ import { createIndex, exportIndex, indexText } from '../../search/search-index.t
 import { encodeIndex, joinIndex, splitIndex, type IndexHeader } from '../../search/index-codec.ts';
 import { splitTexts, textPartFile, textsFile, type TextsIndex } from '../../search/texts-codec.ts';
 import { stemTable } from '../../search/stem-groups.ts';
+import { cutPieces, OPENING_FILES, OPENING_PIECE_BYTES, openingBytes, pieceFile, storedAs, type OpeningFile, type Pieces } from '../../search/opening-files.ts';
 import { postStats, type SearchDoc } from '../../search/relevance.ts';
 import { updatedIndex } from './search-update.ts';
 
-/** A language's files besides its digest, its runs' parts (`runs.{k}.bin`, as many as its header's `parts`) and its texts' (texts-codec.ts). */
-const FILES = ['index.json', 'index.bin', 'words.bin', 'texts.json', 'vocabulary.json', 'stems.json'];
+/** A language's files besides its digest, its runs' parts (`runs.{k}.bin`, as many as its header's `parts`), its texts' (texts-codec.ts) and its opening files (opening-files.ts: whole or in pieces). */
+const FILES = ['index.json', 'index.bin', 'texts.json'];
 const partFile = (lang: string, k: number) => `${lang}.runs.${k}.bin`;
 
 /** The live bundle's search indexes, and what is known of how this build's posts differ from its. */
@@ -44,9 +45,12 @@ export async function built(lang: string, docs: readonly Doc[]): Promise<{ heade
 /** The live index with the changed documents updated (search-update.ts); undefined when it must be built in full. */
 async function liveUpdated(lang: string, docs: readonly Doc[], live: string, changed: ReadonlySet<number>): Promise<{ header: IndexHeader; data: Uint8Array; words: string[] } | undefined> {
   const read = (file: string) => readFile(join(live, file)).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
-  const [headerBytes, exported, words, vocabularyBytes] = await Promise.all([read(`${lang}.index.json`), read(`${lang}.index.bin`), read(`${lang}.words.bin`), read(`${lang}.vocabulary.json`)]).catch(() => []);
-  if (!headerBytes || !exported || !words || !vocabularyBytes) return undefined;
+  const [headerBytes, exported] = await Promise.all([read(`${lang}.index.json`), read(`${lang}.index.bin`)]).catch(() => []);
+  if (!headerBytes || !exported) return undefined;
   const header = JSON.parse(Buffer.from(headerBytes).toString()) as IndexHeader;
+  const opening = (file: OpeningFile) => (header.pieces?.[file] ? openingBytes(lang, file, undefined, header.pieces, read) : read(`${lang}.${file}`));
+  const [words, vocabularyBytes] = await Promise.all([opening('words.bin'), opening('vocabulary.json')]).catch(() => []);
+  if (!words || !vocabularyBytes) return undefined;
   const vocabulary = JSON.parse(Buffer.from(vocabularyBytes).toString()) as string[];
   const parts = await Promise.all((header.parts ?? []).map((_, k) => read(partFile(lang, k)))).catch(() => undefined);
   if (!header.parts || !parts) return undefined;
@@ -60,17 +64,26 @@ async function liveUpdated(lang: string, docs: readonly Doc[], live: string, cha
 }
 
 /** A language's files (but its digest): the index cut in parts, its texts by id (`ids` of them), vocabulary and stems. */
-export async function writeLanguage(dir: string, lang: string, { header, data, words }: { header: IndexHeader; data: Uint8Array; words: string[] }, docs: readonly Doc[], ids: number): Promise<void> {
+export async function writeLanguage(dir: string, lang: string, { header, data, words }: { header: IndexHeader; data: Uint8Array; words: string[] }, docs: readonly Doc[], ids: number, pieceBytes = OPENING_PIECE_BYTES): Promise<void> {
   const files = splitIndex(header, data, words.length);
-  await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(files.header));
+  // The files that open the language, each whole or, past pieceBytes, in pieces that the header counts.
+  const opening: [OpeningFile, Uint8Array][] = [
+    ['words.bin', files.words],
+    ['vocabulary.json', Buffer.from(JSON.stringify(words))],
+    ['stems.json', Buffer.from(JSON.stringify(stemTable(lang, words)))],
+  ];
+  const pieces: Pieces = {};
+  for (const [file, bytes] of opening) {
+    const cut = cutPieces(bytes, pieceBytes);
+    if (cut) pieces[file] = cut.length;
+    for (const [k, piece] of (cut ?? [bytes]).entries()) await writeFile(join(dir, cut ? pieceFile(lang, file, k) : `${lang}.${file}`), piece);
+  }
+  await writeFile(join(dir, `${lang}.index.json`), JSON.stringify(Object.keys(pieces).length ? { ...files.header, pieces } : files.header));
   await writeFile(join(dir, `${lang}.index.bin`), files.exported);
-  await writeFile(join(dir, `${lang}.words.bin`), files.words);
   for (const [k, part] of files.parts.entries()) await writeFile(join(dir, partFile(lang, k)), part);
   const bodies: (string | undefined)[] = [];
   for (const { id, body } of docs) bodies[id] = body;
   await writeTexts(dir, lang, Array.from({ length: ids }, (_, id) => bodies[id]));
-  await writeFile(join(dir, `${lang}.vocabulary.json`), JSON.stringify(words));
-  await writeFile(join(dir, `${lang}.stems.json`), JSON.stringify(stemTable(lang, words)));
 }
 
 /** A language's texts by id, in parts (texts-codec.ts). */
@@ -80,12 +93,12 @@ async function writeTexts(dir: string, lang: string, texts: readonly (string | u
   await writeFile(join(dir, textsFile(lang)), JSON.stringify(index));
 }
 
-/** The live index's part files of `lang` (its runs' and its texts'); undefined for an index written whole (before parts), which is built again. */
+/** The live index's part files of `lang` (its runs', its texts' and its opening files, whole or pieces); undefined for an index written whole (before parts), which is built again. */
 async function liveParts(dir: string, lang: string): Promise<string[] | undefined> {
   const read = (file: string) => readFile(join(dir, file), 'utf8').then((s) => JSON.parse(s) as unknown, () => undefined);
   const [header, texts] = (await Promise.all([read(`${lang}.index.json`), read(textsFile(lang))])) as [IndexHeader | undefined, TextsIndex | undefined];
   if (!header?.parts || !texts?.parts) return undefined;
-  return [...header.parts.map((_, k) => partFile(lang, k)), ...texts.parts.map((_, k) => textPartFile(lang, k))];
+  return [...header.parts.map((_, k) => partFile(lang, k)), ...texts.parts.map((_, k) => textPartFile(lang, k)), ...OPENING_FILES.flatMap((file) => storedAs(lang, file, header.pieces))];
 }
 
 /**
@@ -94,8 +107,8 @@ async function liveParts(dir: string, lang: string): Promise<string[] | undefine
  * snippets (texts-codec.ts), and its words' stems (stem-groups.ts). A language whose documents are the live build's keeps its files; one
  * where a few posts changed (and the posts kept their ids) is updated from the live index.
  */
-/** Returns how many languages' indexes were taken from the live build, and how many updated from it. */
-export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string, live?: LiveSearch): Promise<{ taken: number; updated: number }> {
+/** Returns how many languages' indexes were taken from the live build, and how many updated from it. `pieceBytes`: the opening files' bound (opening-files.ts). */
+export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, lang: string) => string | undefined, dir: string, live?: LiveSearch, pieceBytes = OPENING_PIECE_BYTES): Promise<{ taken: number; updated: number }> {
   let taken = 0;
   let updated = 0;
   await mkdir(dir, { recursive: true });
@@ -127,7 +140,7 @@ export async function writeSearchIndexes(catalog: Catalog, text: (slug: string, 
     }
     const update = sameIds && live ? await liveUpdated(lang, docs, live.dir, changed) : undefined;
     if (update) updated++;
-    await writeLanguage(dir, lang, update ?? (await built(lang, docs)), docs, catalog.posts.length);
+    await writeLanguage(dir, lang, update ?? (await built(lang, docs)), docs, catalog.posts.length, pieceBytes);
     await writeFile(join(dir, digestFile), digest);
   }
   return { taken, updated };

@@ -11,6 +11,7 @@ import { appSettings } from '../../app/settings.ts';
 import { loadCore } from '../../bundle/load-bundle.ts';
 import { emitFeeds } from './feeds.ts';
 import { emitSitemap } from './sitemap.ts';
+import { emitLlmsFull } from '../../discovery/llms-full.ts';
 import { emitStaticApi, postAnswerPaths, type TakenFromLive } from './static-api.ts';
 import { availableLanguages } from '../../core/availability.ts';
 import { paths } from '../../core/urls.ts';
@@ -120,6 +121,7 @@ export async function publishFeeds({ roots }: PublishHost, layout: BuildLayout, 
     for (const root of roots) {
       await emitFeeds(root.core, out);
       await emitSitemap(root.core, out);
+      await emitLlmsFull(root.core, (path, text) => out.write(path, text));
       await emitSkills(root.core, out);
       const media = join(layout.bundle(root.name), 'media');
       // Linked, not copied: the bundle's media are never written again. Those of unchanged posts are taken from the live build already (takePagesFromLive).

@@ -1,3 +1,4 @@
+import { hostReads } from '../../artefact/build-only.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
@@ -177,7 +178,7 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   await rm(outDir, { recursive: true, force: true });
   const assets = join(outDir, 'assets');
   const manifest = await readManifest(layout);
-  const bundles = roots.map((root) => ({ root, files: folderFiles(layout.bundle(root)).filter((f) => !f.rel.startsWith(`media${sep}`)) }));
+  const bundles = roots.map((root) => ({ root, files: folderFiles(layout.bundle(root)).filter((f) => hostReads(f.rel)) }));
   const placed = workersLayout(manifest, options.maxAssets, bundles.reduce((n, b) => n + b.files.length, 0) + storedManifestFiles(manifest));
   const privateDir = placed.r2 ? join(outDir, 'r2') : assets;
   let files = 0;
@@ -200,7 +201,7 @@ export async function writeCloudflare(layout: BuildLayout, roots: readonly strin
   // The worker reads the manifest as every host does: its root, then the chunk a request needs.
   const manifestFiles = await saveManifest(join(privateDir, PRIVATE_PREFIX), placed.manifest);
   for (const { root, files: bundle } of bundles) {
-    // Media are published with the pages already; the worker needs catalog, bodies and search.
+    // Media are published with the pages already; the worker needs catalog, bodies and search (hostReads).
     const copied = await mirror(bundle, join(privateDir, PRIVATE_PREFIX, 'bundle', root));
     if (placed.r2) objects += copied.files;
     else {

@@ -1,3 +1,4 @@
+import { hostReads } from '../../artefact/build-only.ts';
 import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -38,7 +39,7 @@ export const artefactPath = () => `/_folio/a/${randomBytes(16).toString('hex')}`
 
 /**
  * The build a function reads, as a folder for the CDN to serve (`artefactPath`): the manifest,
- * bundle/ (without media: the site has them), and of site/client only the files `siteFiles` keeps
+ * bundle/ (without media, which the site has, and the files only a build reads: hostReads), and of site/client only the files `siteFiles` keeps
  * (the function computes every answer; a search page's answer is its published page with the
  * results). The function carries none of it.
  */
@@ -49,7 +50,7 @@ export async function placeBuild(layout: BuildLayout, roots: readonly string[], 
   const written = await saveManifest(to, selfContained(manifest));
   const client = await mirror(clientFiles(layout, manifest), join(to, 'site', 'client'), (rel) => !siteFiles(rel));
   let files = client.files + written;
-  for (const root of roots) files += (await mirror(folderFiles(layout.bundle(root)), join(to, 'bundle', root), (rel) => rel.startsWith(`media${sep}`))).files;
+  for (const root of roots) files += (await mirror(folderFiles(layout.bundle(root)), join(to, 'bundle', root), (rel) => !hostReads(rel))).files;
   return { files, bytes: await folderBytes(to) };
 }
 
