@@ -278,3 +278,12 @@ test('every page of docs/ is linked from the README or another page', () => {
   const orphans = PAGES.filter((p) => p !== 'README.md' && p !== 'docs/corpus-brief.md' && !linked.has(p));
   assert.deepEqual(orphans, []);
 });
+
+test('no page of README.md and docs/ holds what a merge left unresolved', () => {
+  const markers = PAGES.flatMap((page) =>
+    readFileSync(join(ROOT, page), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (/^(<{7}|>{7}) |^={7}$/.test(line) ? [`${page}:${i + 1}: ${line}`] : [])),
+  );
+  assert.deepEqual(markers, []);
+});
