@@ -51,9 +51,10 @@ function blockingDiskBundle(dir: string): BundleReader {
 
 /**
  * Reads a bundle folder into a core; bodies load on demand and stay cached (through `cache` when given:
- * cachedDiskBundle). `blocking`: every read is synchronous (blockingDiskBundle).
+ * cachedDiskBundle), the posts' entries too (`catalogEntriesBytes` of them held: lazy-catalog.ts).
+ * `blocking`: every read is synchronous (blockingDiskBundle).
  */
-export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore; blocking?: boolean }): Promise<Core> =>
+export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore; blocking?: boolean; catalogEntriesBytes?: number }): Promise<Core> =>
   loadBundleCore(options?.cache ? cachedDiskBundle(dir, options.cache) : options?.blocking ? blockingDiskBundle(dir) : diskBundle(dir), options);
 
 /** A bundle folder's catalog, whole (catalog-file.ts); undefined when it has none. */
