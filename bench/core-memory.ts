@@ -1,7 +1,7 @@
 // `node --expose-gc bench/core-memory.ts BUNDLE`: the live heap (after a full GC) a core loaded from a
 // bundle folder on disk holds, as the server and a build's steps load it (src/bundle/load-bundle.ts),
 // each in a process of its own: the catalog parsed whole (what a host without synchronous reads
-// holds of it), the core holding one catalog part (its floor: what grows with the corpus), and the
+// holds of it), the core holding one post's entries (its floor: what grows with the corpus), and the
 // core with its default bound (CATALOG_ENTRIES_BYTES), then what lists and term pages in every
 // language (with and without the English fallback) and a search in every language add. Each figure
 // also divided by the posts (docs/performance.md, "What a loaded core holds").
@@ -39,7 +39,7 @@ if (mode === 'whole') {
 } else {
   const core = await loadCore(dir, { warm: false, ...(mode === 'floor' ? { catalogEntriesBytes: 0 } : {}) });
   const posts = core.catalog.posts.length;
-  step(mode === 'floor' ? 'a core holding one catalog part (catalogEntriesBytes 0), search not opened' : 'a core, default bounds, search not opened', posts);
+  step(mode === 'floor' ? "a core holding one post's entries (catalogEntriesBytes 0), search not opened" : 'a core, default bounds, search not opened', posts);
   if (mode === 'default') {
     const q = (o: Record<string, string>) => new URLSearchParams(o);
     for (const lang of LANGUAGE_CODES) {

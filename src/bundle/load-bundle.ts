@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CachedStore } from '../artefact/storage.ts';
@@ -24,6 +24,21 @@ export function diskBundle(dir: string): BundleReader {
         return bytesOf(readFileSync(join(dir, name)));
       } catch (e) {
         return absent(e);
+      }
+    },
+    readRangeSync(name, offset, length) {
+      let fd: number;
+      try {
+        fd = openSync(join(dir, name), 'r');
+      } catch (e) {
+        return absent(e);
+      }
+      try {
+        const bytes = new Uint8Array(length);
+        const read = readSync(fd, bytes, 0, length, offset);
+        return bytes.subarray(0, read);
+      } finally {
+        closeSync(fd);
       }
     },
   };
