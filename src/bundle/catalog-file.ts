@@ -33,11 +33,16 @@ export function catalogFiles(catalog: Catalog, partBytes = CATALOG_PART_BYTES): 
 const decoder = new TextDecoder();
 const parse = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
 
+/** The catalog's root: everything but its posts, and how many parts hold them (undefined: the bundle has no catalog). */
+export async function readCatalogRoot(read: (name: string) => Promise<Uint8Array | undefined>): Promise<(Omit<Catalog, 'posts'> & { posts: { parts: number } }) | undefined> {
+  const rootBytes = await read(CATALOG_FILE);
+  return rootBytes && parse<Omit<Catalog, 'posts'> & { posts: { parts: number } }>(rootBytes);
+}
+
 /** The catalog whole, its files read by `read` (undefined: the bundle has no catalog; a missing part is an error). */
 export async function readCatalog(read: (name: string) => Promise<Uint8Array | undefined>): Promise<Catalog | undefined> {
-  const rootBytes = await read(CATALOG_FILE);
-  if (!rootBytes) return undefined;
-  const root = parse<Omit<Catalog, 'posts'> & { posts: { parts: number } }>(rootBytes);
+  const root = await readCatalogRoot(read);
+  if (!root) return undefined;
   const parts = await Promise.all(
     Array.from({ length: root.posts.parts }, async (_, k) => {
       const bytes = await read(catalogPartFile(k));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CachedStore } from '../artefact/storage.ts';
@@ -26,6 +26,21 @@ export function diskBundle(dir: string): BundleReader {
         return absent(e);
       }
     },
+    readRangeSync(name, offset, length) {
+      let fd: number;
+      try {
+        fd = openSync(join(dir, name), 'r');
+      } catch (e) {
+        return absent(e);
+      }
+      try {
+        const bytes = new Uint8Array(length);
+        const read = readSync(fd, bytes, 0, length, offset);
+        return bytes.subarray(0, read);
+      } finally {
+        closeSync(fd);
+      }
+    },
   };
 }
 
@@ -51,9 +66,10 @@ function blockingDiskBundle(dir: string): BundleReader {
 
 /**
  * Reads a bundle folder into a core; bodies load on demand and stay cached (through `cache` when given:
- * cachedDiskBundle). `blocking`: every read is synchronous (blockingDiskBundle).
+ * cachedDiskBundle), the posts' entries too (`catalogEntriesBytes` of them held: lazy-catalog.ts).
+ * `blocking`: every read is synchronous (blockingDiskBundle).
  */
-export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore; blocking?: boolean }): Promise<Core> =>
+export const loadCore = (dir: string, options?: SourceOptions & { cache?: CachedStore; blocking?: boolean; catalogEntriesBytes?: number }): Promise<Core> =>
   loadBundleCore(options?.cache ? cachedDiskBundle(dir, options.cache) : options?.blocking ? blockingDiskBundle(dir) : diskBundle(dir), options);
 
 /** A bundle folder's catalog, whole (catalog-file.ts); undefined when it has none. */

@@ -8,6 +8,8 @@ export interface BundleReader {
    * first search.
    */
   readSync?(name: string): Uint8Array | undefined;
+  /** `length` bytes of a file from `offset`, synchronously, where the host can (a disk): a post's record in its catalog part (lazy-catalog.ts). */
+  readRangeSync?(name: string, offset: number, length: number): Uint8Array | undefined;
   /**
    * The file's bytes when the host's bounded cache holds them now, without reading (null: held as
    * absent); undefined when it does not. A reader without it is read through a cache of the

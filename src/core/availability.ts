@@ -9,10 +9,12 @@ export interface Policy {
 /** What has entries by language: a post or a standalone page. */
 export interface Translated {
   entries: Record<string, EntryMeta>;
+  /** Its state in a language, where it holds its states apart from its entries (a post a host reads lazily: src/bundle/lazy-catalog.ts). */
+  stateIn?(lang: string): TranslationState;
 }
 
 export function stateIn(post: Translated, lang: string): TranslationState {
-  return post.entries[lang]?.state ?? 'missing';
+  return post.stateIn ? post.stateIn(lang) : (post.entries[lang]?.state ?? 'missing');
 }
 
 export function isAvailable(post: Translated, lang: string, policy: Policy): boolean {

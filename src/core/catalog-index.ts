@@ -37,7 +37,10 @@ function indexTerms(posts: readonly PostRecord[], kind: TaxonomyKind): Map<strin
 
 export function indexCatalog(catalog: Catalog): CatalogIndex {
   const policy: Policy = { serveStale: catalog.site.serve_stale };
-  const available = new Map(catalog.posts.map((p) => [p, availableLanguages(p, policy)]));
+  // Posts share their lists of languages (most are in the same ones): each list held once, read only.
+  const lists = new Map<string, string[]>();
+  const shared = (langs: string[]) => lists.get(langs.join()) ?? (lists.set(langs.join(), langs), langs);
+  const available = new Map(catalog.posts.map((p) => [p, shared(availableLanguages(p, policy))]));
   const withPosts = new Set([...available.values()].flat());
   return {
     catalog,

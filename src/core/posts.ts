@@ -1,5 +1,5 @@
 import { resolveEntry, resolveRecord } from './resolve-entry.ts';
-import { mergeByLanguage, type Resolved } from './availability.ts';
+import { isAvailable, mergeByLanguage, type Resolved } from './availability.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { errors } from './errors.ts';
 import { readList, SLUG_PATTERN, type ContentQuery, type ListQuery, type Params } from './params.ts';
@@ -32,28 +32,33 @@ export interface Listing {
   meta: ResponseMeta;
 }
 
-/** A list's posts merged in a language, kept per index: every page of a list cuts the same merge. */
-const merges = new WeakMap<CatalogIndex, WeakMap<readonly PostRecord[], Map<string, Resolved[]>>>();
+/**
+ * The posts of a list read in a language without fallback (those available in it), kept per index:
+ * every page of a list cuts the same list. The posts only, resolved for the window an answer returns
+ * (holding every post resolved in every language and list took some 3 KB a post).
+ */
+const inLanguage = new WeakMap<CatalogIndex, WeakMap<readonly PostRecord[], Map<string, readonly PostRecord[]>>>();
 
-function merged(index: CatalogIndex, posts: readonly PostRecord[], lang: string, fallback: boolean): Resolved[] {
-  let ofIndex = merges.get(index);
-  if (!ofIndex) merges.set(index, (ofIndex = new WeakMap()));
+function postsIn(index: CatalogIndex, posts: readonly PostRecord[], lang: string, fallback: boolean): readonly PostRecord[] {
+  // With the English fallback every post is in the list (in its language, else in English).
+  if (fallback) return posts;
+  let ofIndex = inLanguage.get(index);
+  if (!ofIndex) inLanguage.set(index, (ofIndex = new WeakMap()));
   let ofList = ofIndex.get(posts);
   if (!ofList) ofIndex.set(posts, (ofList = new Map()));
-  const key = `${lang}\0${fallback}`;
-  let hit = ofList.get(key);
-  if (!hit) ofList.set(key, (hit = mergeByLanguage(posts, lang, fallback, index.policy)));
+  let hit = ofList.get(lang);
+  if (!hit) ofList.set(lang, (hit = posts.filter((post) => isAvailable(post, lang, index.policy))));
   return hit;
 }
 
 /** A window of `posts` (already in list order) in the query's language. */
 export function listing(index: CatalogIndex, posts: readonly PostRecord[], query: ContentQuery, window: Window): Listing {
-  const resolved = merged(index, posts, query.lang, query.fallback);
-  const data = summaries(index, cut(resolved, window));
+  const list = postsIn(index, posts, query.lang, query.fallback);
+  const data = summaries(index, mergeByLanguage(cut(list, window), query.lang, query.fallback, index.policy));
   return {
     attribution: index.catalog.site.attribution,
     data,
-    total: resolved.length,
+    total: list.length,
     meta: meta(query.lang, data, index.languagesWithPosts),
   };
 }

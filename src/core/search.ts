@@ -1,4 +1,4 @@
-import { mergeByLanguage, type Resolved } from './availability.ts';
+import { mergeByLanguage, resolve, type Resolved } from './availability.ts';
 import type { CatalogIndex } from './catalog-index.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
 import { readContent, readPage, readSearchText, type Params } from './params.ts';
@@ -52,11 +52,21 @@ function phrases(text: string): string[] {
 /** Text as a phrase is compared: folded, one space between words, typographic quotes as typed (the texts have the page's). */
 const plain = (lang: string, text: string) => fold(lang, text).replace(/\s+/g, ' ').replace(/[‘’]/g, "'").replace(/[“”„«»「」]/g, '"');
 
-/** A matching post as a search answers it, with its position in the catalog (the index's id). */
-interface Found {
-  id: number;
-  resolved: Resolved;
-  summary: Summary;
+/** A matching post as a search answers it, with its position in the catalog (the index's id); resolved (its entry read) only where an answer reads it (a phrase's check, the page). */
+class Found {
+  readonly id: number;
+  readonly #index: CatalogIndex;
+  readonly #lang: string;
+  #resolved: Resolved | undefined;
+  constructor(index: CatalogIndex, id: number, lang: string) {
+    this.id = id;
+    this.#index = index;
+    this.#lang = lang;
+  }
+  /** The post in the search's language, else its English original (Tables: a hit is one or the other). */
+  get resolved(): Resolved {
+    return (this.#resolved ??= resolve(this.#index.catalog.posts[this.id]!, this.#lang, true, this.#index.policy) as Resolved);
+  }
 }
 
 /** A match: the post, and the query's words it lacks. */
@@ -67,35 +77,32 @@ interface Hit {
   match: SearchMatch;
 }
 
-/**
- * What does not depend on the query, worked out once per core and language on first use: each post
- * resolved and summarised in `lang` (and its English fallback), and each post's images.
- */
-interface Tables {
-  /** By id: the post in `lang` (fallbackUsed false), else undefined. */
-  own: (Found | undefined)[];
-  /** By id: the English original standing in for a post not available in `lang`, else undefined. */
-  stand: (Found | undefined)[];
-}
+/** How a post stands in a language (Tables): not searched there, read in it, or its English original standing in. */
+const NONE = 0;
+const OWN = 1;
+const STAND = 2;
 
-const tablesOf = new WeakMap<CatalogIndex, Map<string, Tables>>();
+/**
+ * What does not depend on the query, worked out once per core and language on first use: how each
+ * post resolves in `lang`, a byte a post (a result's resolution and summary are made again for the
+ * answer's page only: holding every post's summary in every language took some 10 KB a post).
+ */
+const tablesOf = new WeakMap<CatalogIndex, Map<string, Uint8Array>>();
 /** Distinct image paths of each post, and whether any path belongs to more than one post. */
 const imagesOfIndex = new WeakMap<CatalogIndex, { counts: number[]; shared: boolean }>();
 
-function tables(index: CatalogIndex, lang: string): Tables {
+function tables(index: CatalogIndex, lang: string): Uint8Array {
   let byLang = tablesOf.get(index);
   if (!byLang) tablesOf.set(index, (byLang = new Map()));
   let t = byLang.get(lang);
   if (t) return t;
-  const own: (Found | undefined)[] = [];
-  const stand: (Found | undefined)[] = [];
+  t = new Uint8Array(index.catalog.posts.length);
   index.catalog.posts.forEach((post, id) => {
-    const found = (resolved: Resolved): Found => ({ id, resolved, summary: summary(index.catalog, resolved, index.available.get(post)!) });
     const [r] = mergeByLanguage([post], lang, true, index.policy);
-    if (r && !r.fallbackUsed) own[id] = found(r);
-    else if (r && lang !== DEFAULT_LANGUAGE) stand[id] = found(r);
+    if (r && !r.fallbackUsed) t[id] = OWN;
+    else if (r && lang !== DEFAULT_LANGUAGE) t[id] = STAND;
   });
-  byLang.set(lang, (t = { own, stand }));
+  byLang.set(lang, t);
   return t;
 }
 
@@ -115,18 +122,17 @@ function imageCounts(index: CatalogIndex) {
 /** Images of all the matches, each path once (a sum when no two posts share an image, as is usual). */
 function totalImages(index: CatalogIndex, found: readonly Found[]): number {
   const { counts, shared } = imageCounts(index);
-  if (shared) return new Set(found.flatMap((f) => f.resolved.post.images.map((i) => i.path))).size;
+  if (shared) return new Set(found.flatMap((f) => index.catalog.posts[f.id]!.images.map((i) => i.path))).size;
   let total = 0;
   for (const f of found) total += counts[f.id]!;
   return total;
 }
 
-/** The hits of `ids` that `table` holds (the posts of one language state). */
-function hitsOf(table: (Found | undefined)[], match: SearchMatch): Hit[] {
+/** The hits of `ids` that stand as `state` in `table` (the posts of one language state), resolved in `lang` (with the English fallback). */
+function hitsOf(index: CatalogIndex, table: Uint8Array, state: number, lang: string, match: SearchMatch): Hit[] {
   const out: Hit[] = [];
   for (const id of match.ids) {
-    const found = table[id];
-    if (found) out.push({ found, missing: match.missing(id), match });
+    if (table[id] === state) out.push({ found: new Found(index, id, lang), missing: match.missing(id), match });
   }
   return out;
 }
@@ -138,10 +144,10 @@ function hitsOf(table: (Found | undefined)[], match: SearchMatch): Hit[] {
  */
 function matches(index: CatalogIndex, source: SearchView, lang: string, fallback: boolean, text: string): Hit[] {
   const t = tables(index, lang);
-  const own = hitsOf(t.own, source.match(lang, text));
+  const own = hitsOf(index, t, OWN, lang, source.match(lang, text));
   if (!fallback || lang === DEFAULT_LANGUAGE) return own;
-  // A post in `lang` is never in `stand`, so the English matches need no check against `own`.
-  const english = hitsOf(t.stand, source.match(DEFAULT_LANGUAGE, text));
+  // A post in `lang` never stands in English, so the English matches need no check against `own`.
+  const english = hitsOf(index, t, STAND, lang, source.match(DEFAULT_LANGUAGE, text));
   const merged: Hit[] = [];
   for (let i = 0; i < Math.max(own.length, english.length); i++) {
     if (own[i]) merged.push(own[i]!);
@@ -150,7 +156,7 @@ function matches(index: CatalogIndex, source: SearchView, lang: string, fallback
   return merged.sort((a, b) => a.missing.length - b.missing.length);
 }
 
-function imagesOf(hits: readonly Found[]): ImageRecord[] {
+function imagesOf(hits: readonly { resolved: Resolved; summary: Summary }[]): ImageRecord[] {
   const seen = new Set<string>();
   const out: ImageRecord[] = [];
   for (const { resolved: r, summary } of hits) {
@@ -199,13 +205,13 @@ export function runSearch(index: CatalogIndex, source: SearchView, params: Param
   }
   const found = hits.map((h) => h.found);
   const page = cut(hits, range);
-  const slice = page.map((h) => h.found);
+  const slice = page.map(({ found: { resolved } }) => ({ resolved, summary: summary(index.catalog, resolved, index.available.get(resolved.post)!) }));
   // The query's words in each language a result is in (`lang`, and English for fallbacks).
   // Each result's snippet looks for the query's words its text holds, then their other forms (in `lang`, and English for fallbacks).
   const forms = new Map<string, string[]>();
   const formsIn = (l: string) => forms.get(l) ?? forms.set(l, source.forms(l, text)).get(l)!;
-  const data = page.map(({ found: { id, resolved: r, summary }, missing, match }) => ({
-    ...summary,
+  const data = page.map(({ found: { id, resolved: r }, missing, match }, k) => ({
+    ...slice[k]!.summary,
     snippet: snippet(r.lang, source.text(r.lang, id) ?? '', match.terms(id), formsIn(r.lang)),
     missing_words: missing,
   }));

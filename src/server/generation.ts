@@ -47,7 +47,10 @@ export async function loadGeneration(dir: string, opts: GenerationOptions): Prom
       fileCacheBytes: opts.fileCacheBytes,
       files: disk,
       manifest: disk,
-      bundle: (name) => ({ ...storedBundle(store, name), readSync: diskBundle(layout.bundle(name)).readSync }),
+      bundle: (name) => {
+        const bundle = diskBundle(layout.bundle(name));
+        return { ...storedBundle(store, name), readSync: bundle.readSync, readRangeSync: bundle.readRangeSync };
+      },
     });
     return { ...build, layout };
   } catch (e) {
