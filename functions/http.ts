@@ -20,6 +20,16 @@ export const madeFrom = (response: Response): string | Uint8Array | undefined =>
 /** How an answer of this status may be kept: a 200 is a public read, anything else is not kept. */
 export const cacheControlFor = (status: number) => (status === 200 ? CACHE_PUBLIC : 'no-store');
 
+/**
+ * Records that a response of ours, its body unread, holds `bytes` (its text as UTF-8): a host then
+ * writes them and never encodes the text again nor builds a second Response to carry them (issue 39).
+ */
+export function heldAs(response: Response, bytes: Uint8Array): Response {
+  if (madeFrom(response) === undefined) throw new Error('heldAs: not a response of ours, or its body was read');
+  madeOf.set(response, bytes);
+  return response;
+}
+
 /** A response of `bytes`, remembered as made from them (madeFrom). */
 export function bytesResponse(bytes: Uint8Array, init: ResponseInit): Response {
   const response = new Response(bytes as Uint8Array<ArrayBuffer>, init);

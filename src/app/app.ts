@@ -2,7 +2,7 @@ import type { Capabilities } from '../../functions/context.ts';
 import { methodNotAllowed, type FunctionLayer } from '../../functions/routes.ts';
 import { safePath, wellEncodedQuery } from '../../functions/request-path.ts';
 import { etagOf } from '../../functions/etag.ts';
-import { bytesResponse, madeFrom, redirect, setHeaders } from '../../functions/http.ts';
+import { bytesResponse, heldAs, madeFrom, redirect, setHeaders } from '../../functions/http.ts';
 import { nestedTooDeep, tooDeepMessage } from '../core/json-depth.ts';
 import { bodyBytes, fileAnswer, type FileAnswer } from './file-answer.ts';
 import type { Found, PublishedFiles } from './published.ts';
@@ -34,6 +34,8 @@ export interface AppHost<Env> {
   bodyLimit: number;
   /** Answer every function path by code, published or not (FAST_PATH=0: for checking the files). */
   computeAll?: boolean;
+  /** Whether the host has already looked this request up among the published files and found none (Node's fast path): the router does not look again. */
+  unpublished?(env: Env): boolean;
   /** Codes a computed answer for the client (Node); absent where the host's edge compresses (Workers). */
   compress?: (identity: Uint8Array, headers: Headers, acceptEncoding: string | undefined) => Uint8Array;
   log?: (message: string) => void;
@@ -224,7 +226,9 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     // The bytes of one of our answers are at hand: its Web stream is not read (issue 39).
     const made = madeFrom(response);
     const identity = made === undefined ? new Uint8Array(await response.arrayBuffer()) : typeof made === 'string' ? UTF8.encode(made) : made;
-    const headers = new Headers(response.headers);
+    // One of ours (made by this app: its headers can be set) keeps its Response when it goes as it
+    // is: a second one would copy the bytes and make another stream (issue 39).
+    const headers = made === undefined ? new Headers(response.headers) : response.headers;
     if (!headers.has('etag')) headers.set('etag', await etagOf(identity));
     const body = host.compress ? host.compress(identity, headers, request.headers.get('accept-encoding') ?? undefined) : identity;
     if (matchesIfNoneMatch(request.headers.get('if-none-match'), headers.get('etag')!)) {
@@ -236,7 +240,7 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
       return new Response(null, { status: 304, headers: kept });
     }
     headers.set('content-length', String(body.byteLength));
-    return bytesResponse(body, { status: 200, headers });
+    return made !== undefined && body === identity ? heldAs(response, identity) : bytesResponse(body, { status: 200, headers });
   }
 
   async function router(c: Context<Env>): Promise<Response> {
@@ -246,7 +250,7 @@ export function createApp<Env>(host: AppHost<Env>): App<Env> {
     const read = method === 'GET' || method === 'HEAD';
     const accept = request.headers.get('accept') ?? undefined;
     // Static first: a published answer is served as it is, never recomputed.
-    const published = host.computeAll ? undefined : read ? await build.files.find(path, url.search.slice(1), accept) : undefined;
+    const published = host.computeAll || host.unpublished?.(c.env) ? undefined : read ? await build.files.find(path, url.search.slice(1), accept) : undefined;
     if (published) return fileResponse(build.files, published, request, c.rate);
     if (build.functions.owns(path)) {
       let forwarded = request;

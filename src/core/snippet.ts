@@ -1,4 +1,4 @@
-import { fold, WORD_CHARACTER } from '../search/encoders.ts';
+import { ASCII, fold, WORD_CHARACTER } from '../search/encoders.ts';
 import { language } from './languages.ts';
 
 /**
@@ -186,6 +186,8 @@ function* occurrences(lang: string, piece: string, term: string): Generator<Matc
   // Most queries appear in the text as written, up to case: the cheapest check first.
   const lower = piece.toLowerCase();
   if (lower.length === piece.length) yield* all(lower);
+  // Text without a character beyond ASCII folds to its lower case (fold): searched above already.
+  if (ASCII.test(piece)) return;
   // Usually folding keeps the length, so positions carry over one to one.
   const whole = fold(lang, piece);
   if (whole.length === piece.length) yield* all(whole);

@@ -17,7 +17,7 @@ export const WORD_CHARACTER = `[${WORD}]`;
 export const SPLIT = new RegExp(`[^${WORD}]+`, 'u');
 
 /** Text without a character beyond ASCII: most queries, and every one a program sends by slug. */
-const ASCII = /^[\x00-\x7f]*$/;
+export const ASCII = /^[\x00-\x7f]*$/;
 
 /** Letters Latin and Cyrillic text folds beyond case and accents (ı after Turkish's own lower case). */
 const LETTERS: Record<string, string> = { ı: 'i', ß: 'ss', đ: 'd', ё: 'е' };

@@ -25,6 +25,8 @@ interface NodeEnv {
   method: string;
   target: string;
   client: string;
+  /** The fast path looked the request up in the build's published files and found no answer. */
+  unpublished?: true;
 }
 
 /** At most one Host header (Node keeps the first of several in `headers`; the raw list has them all). */
@@ -49,6 +51,7 @@ export function createFrontServer(deps: FrontServerDeps) {
     limiter: deps.limiter,
     bodyLimit: deps.config.bodyLimit,
     computeAll: !deps.config.fastPath,
+    unpublished: (env) => env.unpublished === true,
     compress: compressAnswer,
     log,
   });
@@ -63,7 +66,10 @@ export function createFrontServer(deps: FrontServerDeps) {
     // A published answer, or the not-found page of a path no function claims (as the app's router decides).
     const fallback = () => (functions.owns(path) ? undefined : pageFallback(files, path));
     const published = files.find(path, q < 0 ? '' : target.slice(q + 1), req.headers.accept);
-    const found = (published instanceof Promise ? await published : published) ?? (await fallback());
+    const answer = published instanceof Promise ? await published : published;
+    // The app's router would look again (a search is never published but for the build's examples).
+    if (answer === undefined) env.unpublished = true;
+    const found = answer ?? (await fallback());
     if (!found || 'redirect' in found) return undefined;
     const decided = deps.limiter ? app.count(env.client) : undefined;
     const rate = decided instanceof Promise ? await decided : decided;
