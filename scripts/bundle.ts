@@ -10,6 +10,7 @@ import { ContentErrors, FileError } from '../src/pipeline/load/file-error.ts';
 import { reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 import { scheduledLine } from '../src/pipeline/live/schedule.ts';
 import { readerBodiesDir } from '../src/site/reader-bodies.ts';
+import { renderPool } from '../src/pipeline/derive/render-pool.ts';
 
 reportFileSystemFailures('bundle step: ');
 
@@ -20,10 +21,12 @@ const bundled: { name: string; content: BundleContent; ms: number }[] = [];
 const shard = process.env.FOLIO_SHARD ? (JSON.parse(readFileSync(process.env.FOLIO_SHARD, 'utf8')) as ShardPages) : undefined;
 // Where unchanged posts' entries are taken from: the live build's bundles, or a merge's shards' (FOLIO_LIVE_BUNDLES, a path list).
 const liveBundles = process.env.FOLIO_LIVE_BUNDLES?.split(delimiter);
+// One set of render threads for every root: each thread's start (the Markdown stack loaded) is paid once.
+const renders = renderPool();
 for (const root of ROOTS) {
   const t = performance.now();
   try {
-    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, previews: process.env.FOLIO_DRAFTS === '1', otherBases: ROOTS.filter((r) => r !== root).map((r) => r.base), ...(root.base === '' ? { publicDir: 'public' } : {}), ...(liveBundles ? { liveDirs: liveBundles.map((dir) => join(dir, root.name)) } : {}), ...(shard ? { only: new Set(shard.posts[root.name] ?? []) } : {}), ...(process.env.FOLIO_BUILD_DIR ? { readerDir: readerBodiesDir(process.env.FOLIO_BUILD_DIR, root.name) } : {}) });
+    const content = await bundleContent({ contentDir: root.contentDir, outDir: DIST.bundle(root.name), base: root.base, siteUrl, cacheDir: CACHE_DIR, previews: process.env.FOLIO_DRAFTS === '1', otherBases: ROOTS.filter((r) => r !== root).map((r) => r.base), ...(root.base === '' ? { publicDir: 'public' } : {}), ...(liveBundles ? { liveDirs: liveBundles.map((dir) => join(dir, root.name)) } : {}), ...(shard ? { only: new Set(shard.posts[root.name] ?? []) } : {}), ...(process.env.FOLIO_BUILD_DIR ? { readerDir: readerBodiesDir(process.env.FOLIO_BUILD_DIR, root.name) } : {}), renders });
     siteUrl ??= content.catalog.site_url;
     bundled.push({ name: root.name, content, ms: performance.now() - t });
   } catch (e) {
@@ -33,6 +36,7 @@ for (const root of ROOTS) {
     else throw e;
   }
 }
+await renders.close();
 if (errors.length > 0) {
   for (const e of errors) console.error(process.env.FOLIO_VERBOSE ? (e.stack ?? e.message) : e.message);
   console.error(`${errors.length} content error${errors.length > 1 ? 's' : ''}`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { catalogFiles } from '../bundle/catalog-file.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { absolute, paths } from '../core/urls.ts';
@@ -15,7 +15,7 @@ import { VariantMaker } from './derive/image-variants.ts';
 import { hasVariants, VARIANT_FOLDER, type ImageFacts } from '../core/responsive-images.ts';
 import { pageReadingTime, readingTime } from '../core/reading-time.ts';
 import type { Rendered } from './derive/render.ts';
-import { renderPool } from './derive/render-pool.ts';
+import { renderPool, type RenderPool } from './derive/render-pool.ts';
 import { pooled } from './derive/pooled.ts';
 import { sourceHash } from './derive/source-hash.ts';
 import { LARGE_SOURCE_BYTES, loadPage, loadPost, listPostSlugs, postSource, type FolderSource, type PageEnglishSource, type PostSource, type SourceFile, type TranslationSource } from './load/posts.ts';
@@ -69,6 +69,12 @@ export interface BundleOptions {
   publicDir?: string;
   /** Where each rendered post's page bodies go for this build's pages (src/site/reader-bodies.ts). */
   readerDir?: string;
+  /**
+   * The render threads, shared by the roots a process bundles (the caller closes them): each thread
+   * loads the whole Markdown stack, about a second of CPU, and the sandbox's few files paid it again.
+   * Without it, the bundle starts threads of its own and closes them when done.
+   */
+  renders?: RenderPool;
 }
 
 /** What a published build left out: its drafts and scheduled posts, and the next of these to go out. */
@@ -285,8 +291,9 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
       const mediaDir = join(opts.outDir, 'media', slug);
       await mkdir(mediaDir, { recursive: true });
       for (const n of source.assets) {
-        await copyFile(join(source.dir, n), join(mediaDir, n));
-        bytes.update(`${n}\0`).update(await readFile(join(mediaDir, n)));
+        // Read once, synchronously (a post's few files): the bytes digested are the bytes copied.
+        copyFileSync(join(source.dir, n), join(mediaDir, n));
+        bytes.update(`${n}\0`).update(readFileSync(join(mediaDir, n)));
       }
     }
     return { entries: folderEntries, images, links: folderLinks, bytes: bytes.digest('hex') };
@@ -338,7 +345,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   // after an error, so the build reports all of them at once, in folder order.
   const slugs = await listPostSlugs(postsDir, true);
   if (slugs.length === 0) throw new FileError(postsDir, '', 'holds no posts: add one with npm run new -- "The Title" (a folder posts/<slug>/ with en.md)');
-  const renders = renderPool();
+  const renders = opts.renders ?? renderPool();
   // The build's fingerprint has just digested every content file (scripts/build.ts): their digests are taken from it.
   const digests = fileDigests(opts.cacheDir);
   const bundle = (slug: string) => {
@@ -372,7 +379,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const [done, pagesDone] = await Promise.all([
     pooled(slugs, POST_CONCURRENCY, (slug) => settle(bundle(slug))),
     pooled(pageSlugs, POST_CONCURRENCY, (slug) => settle(bundlePage(slug))),
-  ]).finally(() => renders.close());
+  ]).finally(() => (opts.renders ? undefined : renders.close()));
   const errors: FileError[] = [];
   const pages: PageRecord[] = [];
   const failed = new Set<string>();

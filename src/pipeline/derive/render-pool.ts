@@ -28,3 +28,5 @@ export function renderPool(threads = Number(process.env.FOLIO_RENDER_THREADS) ||
     close: async () => pool?.destroy(),
   };
 }
+
+export type RenderPool = ReturnType<typeof renderPool>;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FileDigests } from '../reuse/file-digests.ts';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { isTempFile } from '../../fs/leftover-temps.ts';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import matter from 'gray-matter';
 import yaml from 'js-yaml';
@@ -235,19 +235,21 @@ async function loadFolder<E extends PageEnglishSource>(parent: string, slug: str
   const englishName = byLang.get(DEFAULT_LANGUAGE);
   if (!englishName) errors.push(new FileError(dir, '', 'has no English source (en.md or en.html)'));
   const large: { file: string; bytes: number }[] = [];
-  const read = async (name: string) => {
-    const text = await readFile(join(dir, name), 'utf8');
+  // Synchronous: a source is read in microseconds, less than the four trips through libuv's pool
+  // (open, stat, read, close) a promised read takes; a build reads 14 a post.
+  const read = (name: string) => {
+    const text = readFileSync(join(dir, name), 'utf8');
     const bytes = Buffer.byteLength(text);
     if (bytes > LARGE_SOURCE_BYTES) large.push({ file: join(dir, name), bytes });
     return text;
   };
   const formatOf = (name: string) => CONTENT_EXT[extname(name)]!;
-  const englishRaw = englishName === undefined ? undefined : await read(englishName);
+  const englishRaw = englishName === undefined ? undefined : read(englishName);
   const english = englishName === undefined ? undefined : attempt(() => readSource(join(dir, englishName), formatOf(englishName), englishRaw!, assets));
   const translations: TranslationSource[] = [];
   for (const [lang, name] of byLang) {
     if (lang === DEFAULT_LANGUAGE) continue;
-    const raw = await read(name);
+    const raw = read(name);
     const translation = attempt(() => readTranslation(join(dir, name), lang, formatOf(name), raw));
     if (translation) translations.push(translation);
   }
