@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { enableCompileCache } from 'node:module';
 import { existsSync, statSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { readJson } from '../src/fs/read-json.ts';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
 import { buildLayout, CACHE_DIR, PUBLISH, ROOTS, SEARCH_INDEXES_WRITTEN, type BuildLayout } from '../src/artefact/roots.ts';
@@ -20,7 +20,8 @@ import { targetWriters } from '../src/pipeline/targets/writers.ts';
 import { buildArgs, type BuildArgs } from '../src/pipeline/targets/target-args.ts';
 import { phaseTimings } from '../src/pipeline/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/pipeline/live/go-live.ts';
-import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/pipeline/publish/publish-build.ts';
+import { takePagesFromLive, publishFeeds, publishHost, publishManifest } from '../src/pipeline/publish/publish-build.ts';
+import { ANSWERS_FILE, readAnswersLog } from '../src/pipeline/publish/answers-log.ts';
 import { variantWriter } from '../src/pipeline/publish/file-variants.ts';
 import { BUNDLE_READY } from '../src/pipeline/bundle.ts';
 import { fileSystemFailure, reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
@@ -317,7 +318,8 @@ try {
   const site = await publishHost(layout);
   if (reuse) await publishFeeds(site, layout, written, timings);
   process.stdout.write(await answersStep.done);
-  const published = JSON.parse(await readFile(join(dir, ANSWERS_FILE), 'utf8')) as PublishedAnswers;
+  // Read line by line: its files' facts join this process's (the answers step's win, as it wrote them last).
+  const published = await readAnswersLog(join(dir, ANSWERS_FILE), written.record);
   await rm(join(dir, ANSWERS_FILE));
   timings.add(published.phases, 'pages (Astro)');
   const t = performance.now();

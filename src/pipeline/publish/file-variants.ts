@@ -21,7 +21,7 @@ type Content = string | Uint8Array | (() => Promise<Uint8Array>);
 
 /**
  * The live build's file of the same name and the same bytes (reuse.ts), linked with its variants
- * and its facts; `withBody` false when the file is already in place. Undefined when it has none.
+ * and its facts (recorded by the source); `withBody` false when the file is already in place. Undefined when it has none.
  */
 export type LiveSource = (file: string, etag: string, withBody: boolean) => Promise<FileFacts | undefined>;
 
@@ -31,10 +31,13 @@ export type LiveSource = (file: string, etag: string, withBody: boolean) => Prom
  * threads of its own, so writes overlap with the emitters' work). The same bytes under another name
  * get their variants linked rather than compressed again, and so are bytes an earlier build coded
  * (`cache`). The pages process's writer codes on a thread per core: its manifest step runs alone.
+ * With `sink`, each file's facts go there as they are made and are not kept (`facts` stays empty):
+ * the answers step hands them to the manifest step so (answers-log.ts).
  */
-export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, { codingThreads = availableParallelism(), concurrency = 16 } = {}) {
+export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, { codingThreads = availableParallelism(), concurrency = 16, sink }: { codingThreads?: number; concurrency?: number; sink?: (file: string, facts: FileFacts) => void } = {}) {
   const pool = codingPool(codingThreads);
   const facts = new Map<string, FileFacts>();
+  const record = sink ?? ((file: string, f: FileFacts) => void facts.set(file, f));
   const byEtag = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
   const made = new Set<string>();
   let live: LiveSource | undefined;
@@ -89,8 +92,8 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
   async function process(file: string, content: Content, compressible: boolean, alreadyWritten: boolean): Promise<void> {
     const body = typeof content === 'function' ? await content() : typeof content === 'string' ? new TextEncoder().encode(content) : content;
     const etag = etagOf(body);
-    const kept = await live?.(file, etag, !alreadyWritten);
-    if (kept) return void facts.set(file, kept);
+    // The live build's file, its facts recorded by `live`.
+    if (await live?.(file, etag, !alreadyWritten)) return;
     if (!alreadyWritten) {
       ensureDir(join(dir, file));
       // The same bytes under another name (the legacy alias, a fallback equal to the translation): a link.
@@ -110,11 +113,14 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
       if (v.br !== undefined) f.br = v.br;
       if (v.gzip !== undefined) f.gzip = v.gzip;
     }
-    facts.set(file, f);
+    record(file, f);
   }
 
   return {
+    /** The facts of the files recorded so far (none with a sink). */
     facts,
+    /** Records a file's facts (one placed by other means: a live build's file). */
+    record,
     ensureDir,
     /** From now on, a file with the same name and bytes as the live build's is linked from it. */
     takeFrom(source: LiveSource): void {
