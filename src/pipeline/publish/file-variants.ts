@@ -16,6 +16,21 @@ export interface FileFacts {
   holder?: string;
 }
 
+/**
+ * How many of the most recent distinct bytes (and folders) a writer remembers: a file with the same
+ * bytes as one of them is linked to it with its variants; farther apart, it is written and coded again
+ * (or its codings taken from the cache), the same bytes under its name. Same bytes come close together
+ * (a post's fallback answers, its legacy alias), and remembering every one grew with the corpus (at
+ * 1,000 x 14, some 100,000 promises with 48,000 digests and their files' names in the answers step).
+ */
+export const RECENT = 16_384;
+
+/** Adds to a map or set and forgets its oldest entry past `limit`. */
+function remember<K>(seen: Map<K, unknown> | Set<K>, limit: number, add: () => void): void {
+  add();
+  if (seen.size > limit) seen.delete(seen.keys().next().value!);
+}
+
 /** A file's bytes, or how to read them (a file another step wrote). */
 type Content = string | Uint8Array | (() => Promise<Uint8Array>);
 
@@ -34,7 +49,7 @@ export type LiveSource = (file: string, etag: string, withBody: boolean) => Prom
  * With `sink`, each file's facts go there as they are made and are not kept (`facts` stays empty):
  * the answers step hands them to the manifest step so (answers-log.ts).
  */
-export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, { codingThreads = availableParallelism(), concurrency = 16, sink }: { codingThreads?: number; concurrency?: number; sink?: (file: string, facts: FileFacts) => void } = {}) {
+export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, { codingThreads = availableParallelism(), concurrency = 16, sink, recent = RECENT }: { codingThreads?: number; concurrency?: number; sink?: (file: string, facts: FileFacts) => void; recent?: number } = {}) {
   const pool = codingPool(codingThreads);
   const facts = new Map<string, FileFacts>();
   const record = sink ?? ((file: string, f: FileFacts) => void facts.set(file, f));
@@ -50,7 +65,7 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
     const d = dirname(file);
     if (made.has(d)) return;
     mkdirSync(d, { recursive: true });
-    made.add(d);
+    remember(made, recent, () => made.add(d));
   }
 
   async function variants(file: string, body: Uint8Array, etag: string): Promise<{ br?: number; gzip?: number }> {
@@ -83,7 +98,7 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
       });
       return out;
     })();
-    byEtag.set(etag, making);
+    remember(byEtag, recent, () => byEtag.set(etag, making));
     const v = await making;
     return { br: v.br, gzip: v.gzip };
   }
@@ -103,7 +118,7 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
         // Synchronous: a page or an answer is written in microseconds, less than its three trips
         // through libuv's pool (open, write, close) cost, and some 200,000 are written at 1,000 x 14.
         const written = Promise.resolve(file);
-        firstOf.set(etag, written);
+        remember(firstOf, recent, () => firstOf.set(etag, written));
         writeFileSync(join(dir, file), body);
       }
     }
