@@ -16,11 +16,12 @@ import { REUSE_FILE, reusablePosts } from '../src/pipeline/reuse/reuse.ts';
 import { INPUTS_FILE, inputFingerprint, type BuildInputs } from '../src/pipeline/reuse/fingerprint.ts';
 import { fileDigests } from '../src/pipeline/reuse/file-digests.ts';
 import { frontWritten } from '../src/pipeline/targets/front.ts';
-import { targetWriters } from '../src/pipeline/targets/writers.ts';
+import { targetSettings, targetWriters } from '../src/pipeline/targets/writers.ts';
 import { buildArgs, type BuildArgs } from '../src/pipeline/targets/target-args.ts';
 import { phaseTimings } from '../src/pipeline/timings.ts';
 import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeOldBuilds } from '../src/pipeline/live/go-live.ts';
-import { ANSWERS_FILE, takePagesFromLive, publishFeeds, publishHost, publishManifest, type PublishedAnswers } from '../src/pipeline/publish/publish-build.ts';
+import { takePagesFromLive, publishFeeds, publishHost, publishManifest } from '../src/pipeline/publish/publish-build.ts';
+import { ANSWERS_FILE, readAnswersLog } from '../src/pipeline/publish/answers-log.ts';
 import { variantWriter } from '../src/pipeline/publish/file-variants.ts';
 import { BUNDLE_READY } from '../src/pipeline/bundle.ts';
 import { fileSystemFailure, reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
@@ -103,6 +104,8 @@ const WRITERS = targetWriters(values.options);
 // A front (nginx, Caddy) serves a copy of the live build: once written, every published build (a plain
 // `npm run build`, `npm start`'s scheduled ones) switches it too, unless it is a preview.
 const FRONTS = ['nginx', 'caddy'];
+/** The settings each of these targets is written with (recorded in inputs.json). */
+const settingsOf = (targets: readonly string[]) => Object.fromEntries(targets.map((t) => [t, targetSettings(WRITERS[t]!)]));
 const requested = Object.keys(WRITERS).filter((t) => wants(t) || (FRONTS.includes(t) && process.env.FOLIO_DRAFTS !== '1' && frontWritten(WRITERS[t]!.out)));
 
 // translation.yaml's `build: {translate: true}`: what is missing or stale is translated first, so
@@ -172,10 +175,11 @@ if (servers.length > 0) {
   if (warning) console.error(warning);
 }
 if (!slice && liveLayout && liveInputs?.fingerprint === fingerprint && !isDue(liveSchedule.next)) {
-  // A front is written again: its copy may be of an earlier build; and so is a target given settings.
-  const missing = requested.filter((t) => FRONTS.includes(t) || t in values.options || !liveInputs.targets.includes(t) || !existsSync(WRITERS[t]!.out));
+  // A front is written again: its copy may be of an earlier build; and so is a target given settings
+  // (--listen, --upstream), or whose settings from the environment changed since it was written.
+  const missing = requested.filter((t) => FRONTS.includes(t) || t in values.options || !liveInputs.targets.includes(t) || liveInputs.settings?.[t] !== targetSettings(WRITERS[t]!) || !existsSync(WRITERS[t]!.out));
   await writeTargets(liveLayout, missing);
-  const inputs: BuildInputs = { fingerprint, code, targets: [...new Set([...liveInputs.targets, ...missing])] };
+  const inputs: BuildInputs = { fingerprint, code, targets: [...new Set([...liveInputs.targets, ...missing])], settings: { ...liveInputs.settings, ...settingsOf(missing) } };
   await writeFile(join(liveLayout.dir, INPUTS_FILE), JSON.stringify(inputs));
   console.log(`no change since build ${live}: it stays live${await removeOld()} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   console.log(describeNext(liveSchedule.next));
@@ -332,7 +336,8 @@ try {
   const site = await publishHost(layout);
   if (reuse) await publishFeeds(site, layout, written, timings);
   process.stdout.write(await answersStep.done);
-  const published = JSON.parse(await readFile(join(dir, ANSWERS_FILE), 'utf8')) as PublishedAnswers;
+  // Read line by line: its files' facts join this process's (the answers step's win, as it wrote them last).
+  const published = await readAnswersLog(join(dir, ANSWERS_FILE), written.record);
   await rm(join(dir, ANSWERS_FILE));
   timings.add(published.phases, 'pages (Astro)');
   const t = performance.now();
@@ -351,7 +356,7 @@ try {
     process.exit(0);
   }
   await writeTargets(layout, requested);
-  await writeFile(join(dir, INPUTS_FILE), JSON.stringify({ fingerprint, code, targets: requested } satisfies BuildInputs));
+  await writeFile(join(dir, INPUTS_FILE), JSON.stringify({ fingerprint, code, targets: requested, settings: settingsOf(requested) } satisfies BuildInputs));
   await writeFile(join(dir, SCHEDULE_FILE), JSON.stringify(schedule));
   console.log(describeNext(schedule.next));
   await timings.time('go live', () => goLive(PUBLISH.out, id));

@@ -17,6 +17,11 @@ reportFileSystemFailures('bundle step: ');
 let siteUrl = process.env.SITE_URL;
 const errors: FileError[] = [];
 const bundled: { name: string; content: BundleContent; ms: number }[] = [];
+// However the step ends (a content error in a later root, an exception, a failed index), no root's
+// spilled search texts stay behind (bundleContent deletes those of a root that fails itself).
+process.on('exit', () => {
+  for (const { content } of bundled) content.discard();
+});
 // A shard of a sharded build (FOLIO_SHARD): its posts' entries made, the others outlined (bundle.ts).
 const shard = process.env.FOLIO_SHARD ? (JSON.parse(readFileSync(process.env.FOLIO_SHARD, 'utf8')) as ShardPages) : undefined;
 // Where unchanged posts' entries are taken from: the live build's bundles, or a merge's shards' (FOLIO_LIVE_BUNDLES, a path list).

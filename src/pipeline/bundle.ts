@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { catalogFiles } from '../bundle/catalog-file.ts';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { DEFAULT_LANGUAGE } from '../core/languages.ts';
 import { absolute, paths } from '../core/urls.ts';
 import { format } from '../core/messages.ts';
@@ -105,6 +105,8 @@ export interface BundleContent {
   searchIndexes(): Promise<{ taken: number; updated: number }>;
   /** A shard's part of them instead: its posts' search texts, which the merge indexes (live-bundle.ts). */
   searchTexts(): Promise<void>;
+  /** Deletes the spilled search texts unindexed: the step fails before it indexes them (either of the above does it once done). */
+  discard(): void;
 }
 
 /** The whole bundle of a content root. */
@@ -140,6 +142,19 @@ function terms(names: string[], file: string, field: string): Term[] {
  * what needs no search (the pages) can start while they are written.
  */
 export async function bundleContent(opts: BundleOptions): Promise<BundleContent> {
+  // Beside the bundle's folder, never in it; deleted once the texts are indexed, or at once when
+  // anything fails before (a content error, or an exception: a full disk, a bug).
+  await mkdir(dirname(opts.outDir), { recursive: true });
+  const spill = new TextSpill(`${opts.outDir}.texts.spill`);
+  try {
+    return await bundleInto(opts, spill);
+  } catch (e) {
+    spill.close();
+    throw e;
+  }
+}
+
+async function bundleInto(opts: BundleOptions, spill: TextSpill): Promise<BundleContent> {
   const site = await loadSite(opts.contentDir);
   const siteUrl = siteUrlOf(opts.siteUrl, site.url);
   const scope = { site_url: siteUrl, base: opts.base };
@@ -156,8 +171,6 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   const encodeErrors: FileError[] = [];
   const posts: PostRecord[] = [];
   const texts = new Map<string, (lang: string) => string | undefined>();
-  // Beside the bundle's folder, never in it; deleted once the texts are indexed.
-  const spill = new TextSpill(`${opts.outDir}.texts.spill`);
   const spilled = (slug: string) => (lang: string) => spill.get(`${slug}\0${lang}`);
   const postDigests = new Map<string, string>();
   const sourceDigests = new Map<string, string>();
@@ -429,10 +442,7 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
   errors.push(...(await checkLinks({ postsDir, scope, site: known, assets, links: scheduled, pending: new Set([...failed, ...Object.keys(scheduled)]) })));
   const checkMs = performance.now() - checking;
   const references = Object.values(links).flat().reduce((n, f) => n + f.refs.length, 0);
-  if (errors.length > 0) {
-    spill.close();
-    throw new ContentErrors(errors);
-  }
+  if (errors.length > 0) throw new ContentErrors(errors);
 
   const termNames = await loadTermNames(opts.contentDir, usedTerms((kind) => posts.flatMap((p) => p[kind].map((t) => t.slug))));
   const filling = { name: site.settings.name, url: absolute(scope, paths.home(scope, DEFAULT_LANGUAGE)).replace(/\/$/, '') };
@@ -456,5 +466,6 @@ export async function bundleContent(opts: BundleOptions): Promise<BundleContent>
     stats: { posts: posts.length, postsTaken: taken.size, postsOutlined: outlined.size, entries, cacheHits: cache.hits, cacheMisses: cache.misses, imagesEncoded: variants.encoded, imagesReused: variants.reused, references, checkMs },
     searchIndexes: () => writeSearchIndexes(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search'), liveSearch || undefined).finally(() => spill.close()),
     searchTexts: () => writeSearchTexts(catalog, (slug, lang) => texts.get(slug)?.(lang), join(opts.outDir, 'search')).finally(() => spill.close()),
+    discard: () => spill.close(),
   };
 }

@@ -11,6 +11,7 @@ export class TextSpill {
   readonly #fd: number;
   readonly #at = new Map<string, { offset: number; length: number }>();
   #end = 0;
+  #closed = false;
 
   constructor(file: string) {
     this.file = file;
@@ -36,8 +37,10 @@ export class TextSpill {
     return bytes.toString('utf8');
   }
 
-  /** Closes and deletes the file: once the texts are indexed. */
+  /** Closes and deletes the file: once the texts are indexed, or the step failed. Once; again does nothing. */
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
     closeSync(this.#fd);
     rmSync(this.file, { force: true });
   }

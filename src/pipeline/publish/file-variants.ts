@@ -16,12 +16,27 @@ export interface FileFacts {
   holder?: string;
 }
 
+/**
+ * How many of the most recent distinct bytes (and folders) a writer remembers: a file with the same
+ * bytes as one of them is linked to it with its variants; farther apart, it is written and coded again
+ * (or its codings taken from the cache), the same bytes under its name. Same bytes come close together
+ * (a post's fallback answers, its legacy alias), and remembering every one grew with the corpus (at
+ * 1,000 x 14, some 100,000 promises with 48,000 digests and their files' names in the answers step).
+ */
+export const RECENT = 16_384;
+
+/** Adds to a map or set and forgets its oldest entry past `limit`. */
+function remember<K>(seen: Map<K, unknown> | Set<K>, limit: number, add: () => void): void {
+  add();
+  if (seen.size > limit) seen.delete(seen.keys().next().value!);
+}
+
 /** A file's bytes, or how to read them (a file another step wrote). */
 type Content = string | Uint8Array | (() => Promise<Uint8Array>);
 
 /**
  * The live build's file of the same name and the same bytes (reuse.ts), linked with its variants
- * and its facts; `withBody` false when the file is already in place. Undefined when it has none.
+ * and its facts (recorded by the source); `withBody` false when the file is already in place. Undefined when it has none.
  */
 export type LiveSource = (file: string, etag: string, withBody: boolean) => Promise<FileFacts | undefined>;
 
@@ -31,10 +46,13 @@ export type LiveSource = (file: string, etag: string, withBody: boolean) => Prom
  * threads of its own, so writes overlap with the emitters' work). The same bytes under another name
  * get their variants linked rather than compressed again, and so are bytes an earlier build coded
  * (`cache`). The pages process's writer codes on a thread per core: its manifest step runs alone.
+ * With `sink`, each file's facts go there as they are made and are not kept (`facts` stays empty):
+ * the answers step hands them to the manifest step so (answers-log.ts).
  */
-export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, { codingThreads = availableParallelism(), concurrency = 16 } = {}) {
+export function variantWriter(dir: string, cache?: ReturnType<typeof variantCache>, { codingThreads = availableParallelism(), concurrency = 16, sink, recent = RECENT }: { codingThreads?: number; concurrency?: number; sink?: (file: string, facts: FileFacts) => void; recent?: number } = {}) {
   const pool = codingPool(codingThreads);
   const facts = new Map<string, FileFacts>();
+  const record = sink ?? ((file: string, f: FileFacts) => void facts.set(file, f));
   const byEtag = new Map<string, Promise<{ file: string; br?: number; gzip?: number }>>();
   const made = new Set<string>();
   let live: LiveSource | undefined;
@@ -47,7 +65,7 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
     const d = dirname(file);
     if (made.has(d)) return;
     mkdirSync(d, { recursive: true });
-    made.add(d);
+    remember(made, recent, () => made.add(d));
   }
 
   async function variants(file: string, body: Uint8Array, etag: string): Promise<{ br?: number; gzip?: number }> {
@@ -80,7 +98,7 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
       });
       return out;
     })();
-    byEtag.set(etag, making);
+    remember(byEtag, recent, () => byEtag.set(etag, making));
     const v = await making;
     return { br: v.br, gzip: v.gzip };
   }
@@ -89,8 +107,8 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
   async function process(file: string, content: Content, compressible: boolean, alreadyWritten: boolean): Promise<void> {
     const body = typeof content === 'function' ? await content() : typeof content === 'string' ? new TextEncoder().encode(content) : content;
     const etag = etagOf(body);
-    const kept = await live?.(file, etag, !alreadyWritten);
-    if (kept) return void facts.set(file, kept);
+    // The live build's file, its facts recorded by `live`.
+    if (await live?.(file, etag, !alreadyWritten)) return;
     if (!alreadyWritten) {
       ensureDir(join(dir, file));
       // The same bytes under another name (the legacy alias, a fallback equal to the translation): a link.
@@ -100,7 +118,7 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
         // Synchronous: a page or an answer is written in microseconds, less than its three trips
         // through libuv's pool (open, write, close) cost, and some 200,000 are written at 1,000 x 14.
         const written = Promise.resolve(file);
-        firstOf.set(etag, written);
+        remember(firstOf, recent, () => firstOf.set(etag, written));
         writeFileSync(join(dir, file), body);
       }
     }
@@ -110,11 +128,14 @@ export function variantWriter(dir: string, cache?: ReturnType<typeof variantCach
       if (v.br !== undefined) f.br = v.br;
       if (v.gzip !== undefined) f.gzip = v.gzip;
     }
-    facts.set(file, f);
+    record(file, f);
   }
 
   return {
+    /** The facts of the files recorded so far (none with a sink). */
     facts,
+    /** Records a file's facts (one placed by other means: a live build's file). */
+    record,
     ensureDir,
     /** From now on, a file with the same name and bytes as the live build's is linked from it. */
     takeFrom(source: LiveSource): void {

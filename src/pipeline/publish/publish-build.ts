@@ -20,7 +20,8 @@ import { emitSkills } from './skills.ts';
 import { diskPublisher, type PublishedAnswer } from './publisher.ts';
 import { writeManifest } from './write-manifest.ts';
 import type { variantCache } from '../reuse/variant-cache.ts';
-import { variantWriter, type FileFacts } from './file-variants.ts';
+import { variantWriter } from './file-variants.ts';
+import type { AnswersLog } from './answers-log.ts';
 import { liveBuildFiles } from '../reuse/reuse.ts';
 import { LIST_PAGES_FILE, reusableListPages, type ListPageDigests, type Reuse, type ShardPages } from '../../site/page-reuse.ts';
 import { readJson } from '../../fs/read-json.ts';
@@ -29,14 +30,9 @@ import type { Manifest } from '../../artefact/manifest.ts';
 import type { Phase, Timings } from '../timings.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
-/** Where the answers step leaves what it published, in the build's folder (removed once read). */
-export const ANSWERS_FILE = 'answers-published.json';
-
-/** What the answers step (its own process, beside Astro) hands to the manifest step, as JSON. */
+/** What the answers step (its own process, beside Astro) hands to the manifest step (the rest, its files' facts, are recorded already: answers-log.ts). */
 export interface PublishedAnswers {
   answers: PublishedAnswer[];
-  /** Every file it wrote or linked, with its facts. */
-  facts: [string, FileFacts][];
   phases: Phase[];
 }
 
@@ -70,7 +66,7 @@ async function takeAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
       for (const api of postAnswerPaths(base, slug)) {
         if (!live.hasAnswers(api)) continue;
         taken.answers.add(api);
-        out.answers.push(...(await live.answers(api))!);
+        for (const answer of (await live.answers(api))!) out.published(answer);
       }
       for (const lang of availableLanguages(post, core.index.policy)) {
         const twin = paths.markdown(core.catalog, slug, lang);
@@ -89,10 +85,11 @@ async function takeAnswersFromLive(reuse: Reuse, roots: readonly Root[], out: Re
  * pages process makes them). A shard of a sharded build (`shard`: its posts by root) makes its
  * posts' answers and Markdown twins only.
  */
-export async function publishAnswers(layout: BuildLayout, timings: Timings, searchWritten: Promise<unknown>, codings?: ReturnType<typeof variantCache>, reuse?: Reuse, shard?: ShardPages): Promise<PublishedAnswers> {
+export async function publishAnswers(layout: BuildLayout, timings: Timings, searchWritten: Promise<unknown>, log: AnswersLog, codings?: ReturnType<typeof variantCache>, reuse?: Reuse, shard?: ShardPages): Promise<void> {
   const site = await publishHost(layout);
   const { roots, host } = site;
-  const out = diskPublisher(layout.client, codings);
+  // Every answer and every file's facts go to the log as they are made: nothing here grows with them.
+  const out = diskPublisher(layout.client, log.answer, variantWriter(layout.client, codings, { codingThreads: 1, sink: log.facts }));
   // Taken while the bundle step still writes the search indexes: nothing here searches.
   const taken = reuse && (await timings.time('publish: unchanged posts\' answers taken from the live build', () => takeAnswersFromLive(reuse, roots, out, layout)));
   // A clean build makes its answers once the indexes are written: beside the indexing and Astro, they
@@ -105,7 +102,6 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
   });
   if (!reuse && !shard) await publishFeeds(site, layout, out.files, timings);
   await out.files.flush();
-  return { answers: out.answers, facts: [...out.files.facts], phases: timings.phases() };
 }
 
 /**
@@ -116,7 +112,9 @@ export async function publishAnswers(layout: BuildLayout, timings: Timings, sear
  * took the build's peak from 1.0x to 1.16x Hugo's.
  */
 export async function publishFeeds({ roots }: PublishHost, layout: BuildLayout, written: ReturnType<typeof variantWriter>, timings: Timings): Promise<void> {
-  const out = diskPublisher(layout.client, undefined, written);
+  const out = diskPublisher(layout.client, () => {
+    throw new Error('feeds, sitemaps, skills and media are files, not answers');
+  }, written);
   await timings.time('publish: feeds, sitemaps, skills, media', async () => {
     for (const root of roots) {
       await emitFeeds(root.core, out);
@@ -124,7 +122,7 @@ export async function publishFeeds({ roots }: PublishHost, layout: BuildLayout, 
       await emitLlmsFull(root.core, (path, text) => out.write(path, text));
       await emitSkills(root.core, out);
       const media = join(layout.bundle(root.name), 'media');
-      // Linked, not copied: the bundle's media are never written again. Those of unchanged posts are taken from the live build already (takePagesFromLive).
+      // Linked, not copied: the bundle's media are never written again. Those of unchanged posts are taken from the live build already (takePagesFromLive, in the pages process, whose writer keeps its facts; a clean build's answers step, whose writer keeps none, has taken none).
       if (existsSync(media)) placeTree(media, join(layout.client, root.base, 'media'), written.ensureDir, (file) => written.facts.has(`${root.base}/media${file}`));
     }
     await written.flush();
@@ -152,7 +150,6 @@ export async function takePagesFromLive(layout: BuildLayout, reuse: Reuse, writt
  * host's files and the manifest of all of them (`written` holds what this process placed).
  */
 export async function publishManifest(layout: BuildLayout, build: string, { roots, host }: PublishHost, published: PublishedAnswers, written: ReturnType<typeof variantWriter>, timings: Timings, codings?: ReturnType<typeof variantCache>): Promise<Manifest> {
-  for (const [file, facts] of published.facts) written.facts.set(file, facts);
   await emitHostFiles(layout.client);
   const configDependent = ROUTES.filter((r) => r.printsLimits).flatMap((r) => roots.map((root) => `${root.base}${r.path}`));
   const manifest = await timings.time('publish: manifest (pages and assets read, coded)', () =>

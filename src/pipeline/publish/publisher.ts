@@ -1,5 +1,4 @@
 import { variantWriter } from './file-variants.ts';
-import type { variantCache } from '../reuse/variant-cache.ts';
 import type { QueryShape } from '../../core/params.ts';
 import { answerFile } from './answer-file.ts';
 
@@ -27,12 +26,12 @@ export interface Publisher {
 
 /**
  * A folder on disk; each file is written with its precompressed variants and its facts recorded (by
- * `files`, when the caller has a writer already). Its own writer codes on one thread: the answers
+ * `files`, when the caller has a writer already), and each answer handed to `published` as it is
+ * made (the answers step's log: answers-log.ts). Its own writer codes on one thread: the answers
  * step runs beside Astro and the indexing, and a thread per core added about 130 MB to its peak in a
  * clean build.
  */
-export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCache>, files = variantWriter(dir, cache, { codingThreads: 1 })): Publisher & { count: () => number; answers: PublishedAnswer[]; files: ReturnType<typeof variantWriter> } {
-  const answers: PublishedAnswer[] = [];
+export function diskPublisher(dir: string, published: (answer: PublishedAnswer) => void, files = variantWriter(dir, undefined, { codingThreads: 1 })): Publisher & { published: (answer: PublishedAnswer) => void; files: ReturnType<typeof variantWriter> } {
   // Everything emitted here is text (answers, Markdown, feeds, sitemaps, skills).
   const write = (sitePath: string, content: string) => files.add(sitePath, content, true);
   // The answers of one path (they come path by path) by what they are served as: a query whose answer
@@ -43,8 +42,7 @@ export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCach
   let path = '';
   const fileOf = new Map<string, string>();
   return {
-    count: () => files.facts.size,
-    answers,
+    published,
     files,
     write,
     async answer(answer, content) {
@@ -57,7 +55,7 @@ export function diskPublisher(dir: string, cache?: ReturnType<typeof variantCach
         await write(file, content);
         fileOf.set(served, file);
       }
-      answers.push({ ...answer, file });
+      published({ ...answer, file });
     },
   };
 }

@@ -55,6 +55,8 @@ export interface BuildInputs {
   fingerprint: string;
   code: string;
   targets: string[];
+  /** Each written target's settings from the environment, as a digest (targets/writers.ts, targetSettings); absent in builds made before. */
+  settings?: Record<string, string>;
 }
 
 export const INPUTS_FILE = 'inputs.json';

@@ -104,7 +104,7 @@ function liveFiles(from: BuildLayout, manifest: Manifest, writer: ReturnType<typ
       if (f.gzip !== undefined) placeVariant(f, '.gz');
     }
     const facts: FileFacts = { etag: f.etag, length: f.length, ...(f.br !== undefined ? { br: f.br } : {}), ...(f.gzip !== undefined ? { gzip: f.gzip } : {}), ...(withBody ? { holder: holderOf(manifest, f) } : {}) };
-    writer.facts.set(f.file, facts);
+    writer.record(f.file, facts);
     return facts;
   };
   // Any file made again with the bytes the live build published under its name: linked, not coded again.

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { PUBLISH, ROOTS, type BuildLayout } from '../../artefact/roots.ts';
-import { describeCloudflare, writeCloudflare } from './cloudflare.ts';
-import { writeNetlify } from './netlify.ts';
+import { createHash } from 'node:crypto';
+import { CLOUDFLARE_ENV, describeCloudflare, writeCloudflare } from './cloudflare.ts';
+import { NETLIFY_ENV, writeNetlify } from './netlify.ts';
 import { writeVercel } from './vercel.ts';
 import { writeStatic } from './static.ts';
 import { writeFront } from './front.ts';
@@ -11,17 +12,27 @@ import type { TargetOptions } from './target-args.ts';
 export interface TargetWriter {
   out: string;
   write: (layout: BuildLayout) => Promise<string>;
+  /** The environment its writer reads besides the build: the build records it (targetSettings), and writes the project again when it changed. */
+  env?: readonly string[];
 }
 
 /** Each host project, written from a build's folder into its own beside dist/current (`options`: --listen, --upstream by target). */
 export function targetWriters(options: Record<string, TargetOptions>): Record<string, TargetWriter> {
   const roots = ROOTS.map((r) => r.name);
   return {
-    cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))) },
-    netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')) },
+    cloudflare: { out: join(PUBLISH.out, 'cloudflare'), write: async (layout) => describeCloudflare(await writeCloudflare(layout, roots, join(PUBLISH.out, 'cloudflare'))), env: CLOUDFLARE_ENV },
+    netlify: { out: join(PUBLISH.out, 'netlify'), write: (layout) => writeNetlify(layout, roots, join(PUBLISH.out, 'netlify')), env: NETLIFY_ENV },
     vercel: { out: join(PUBLISH.out, 'vercel'), write: (layout) => writeVercel(layout, roots, join(PUBLISH.out, 'vercel', '.vercel', 'output')) },
     static: { out: join(PUBLISH.out, 'static'), write: (layout) => writeStatic(layout, join(PUBLISH.out, 'static'), { listen: options.static?.listen }) },
     nginx: { out: join(PUBLISH.out, 'nginx'), write: (layout) => writeFront('nginx', layout, join(PUBLISH.out, 'nginx'), options.nginx ?? {}) },
     caddy: { out: join(PUBLISH.out, 'caddy'), write: (layout) => writeFront('caddy', layout, join(PUBLISH.out, 'caddy'), options.caddy ?? {}) },
   };
 }
+
+/**
+ * A digest of the settings a target's project is written with besides the build (its writer's `env`),
+ * recorded by target in the build's inputs.json: a build with nothing else changed writes the project
+ * again when they differ. A digest, not the values: some are a store's address.
+ */
+export const targetSettings = (writer: TargetWriter, env: NodeJS.ProcessEnv = process.env): string =>
+  createHash('sha256').update(JSON.stringify((writer.env ?? []).map((name) => [name, env[name] ?? null]))).digest('hex');
