@@ -23,11 +23,11 @@ import { goLive, liveBuild, newBuildId, prepareBuildDir, purgeOldBuilds, removeO
 import { takePagesFromLive, publishFeeds, publishHost, publishManifest } from '../src/pipeline/publish/publish-build.ts';
 import { ANSWERS_FILE, readAnswersLog } from '../src/pipeline/publish/answers-log.ts';
 import { variantWriter } from '../src/pipeline/publish/file-variants.ts';
-import { BUNDLE_READY } from '../src/pipeline/bundle.ts';
+import { BUNDLE_READY } from '../src/pipeline/bundle-ready.ts';
 import { fileSystemFailure, reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';
 import { translateForBuild } from '../src/translate/run.ts';
 import { runningServers, urlChangeWarning } from '../src/pipeline/live/running-servers.ts';
-import { siteUrlOf } from '../src/pipeline/bundle.ts';
+import { siteUrlOf } from '../src/pipeline/site-url.ts';
 import { loadSite } from '../src/pipeline/load/site.ts';
 import type { Catalog } from '../src/core/types.ts';
 import { describeNext, earliestScheduled, isDue, readSchedule, SCHEDULE_FILE, type BuildSchedule } from '../src/pipeline/live/schedule.ts';

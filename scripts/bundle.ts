@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ShardPages } from '../src/site/page-reuse.ts';
-import { BUNDLE_READY, bundleContent, type BundleContent } from '../src/pipeline/bundle.ts';
+import { bundleContent, type BundleContent } from '../src/pipeline/bundle.ts';
+import { BUNDLE_READY } from '../src/pipeline/bundle-ready.ts';
 import { CACHE_DIR, DIST, ROOTS } from '../src/artefact/roots.ts';
 import { ContentErrors, FileError } from '../src/pipeline/load/file-error.ts';
 import { reportFileSystemFailures } from '../src/pipeline/fs-failure.ts';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { catalogFiles } from '../bundle/catalog-file.ts';
+import { siteUrlOf } from './site-url.ts';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -94,8 +95,6 @@ export interface BundleResult {
 }
 
 /** What the bundle step prints once every root's content is bundled (its search indexes come next). */
-export const BUNDLE_READY = 'bundle ready for the pages';
-
 /** A bundle without its search indexes yet: what the pages need is written, `searchIndexes` writes the rest. */
 export interface BundleContent {
   catalog: Catalog;
@@ -115,19 +114,6 @@ export async function buildBundle(opts: BundleOptions): Promise<BundleResult> {
   const search = await searchIndexes();
   return { catalog, leftOut, warnings, stats: { ...stats, searchTaken: search.taken, searchUpdated: search.updated } };
 }
-
-/** Where `npm start` serves when neither SITE_URL nor site.yaml's url says otherwise: PORT's address. */
-export function defaultSiteUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const port = Number(env.PORT);
-  return `http://localhost:${Number.isInteger(port) && port > 0 ? port : 4321}`;
-}
-
-/**
- * The origin every absolute URL is built on, by one rule: SITE_URL (the deploy says where the site
- * lives), else site.yaml's `url`, else the address `npm start` serves (PORT's). No trailing slash.
- */
-export const siteUrlOf = (siteUrlEnv: string | undefined, configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string =>
-  (siteUrlEnv || configured || defaultSiteUrl(env)).replace(/\/+$/, '');
 
 function terms(names: string[], file: string, field: string): Term[] {
   return names.map((name) => {

@@ -8,7 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildBundle, defaultSiteUrl, siteUrlOf } from '../../src/pipeline/bundle.ts';
+import { buildBundle } from '../../src/pipeline/bundle.ts';
+import { defaultSiteUrl, siteUrlOf } from '../../src/pipeline/site-url.ts';
 
 const run = promisify(execFile);
 

@@ -157,8 +157,6 @@ export interface CloudflareOptions {
   maxAssets: number;
 }
 
-/** The environment the Workers project is written by (cloudflareOptions). */
-export const CLOUDFLARE_ENV = ['FOLIO_WORKERS_NEGOTIATE', 'FOLIO_WORKERS_MAX_ASSETS'] as const;
 
 /** The options from the environment: FOLIO_WORKERS_NEGOTIATE=1, FOLIO_WORKERS_MAX_ASSETS. */
 export const cloudflareOptions = (env: Readonly<Record<string, string | undefined>> = process.env): CloudflareOptions => ({ negotiate: env.FOLIO_WORKERS_NEGOTIATE === '1', maxAssets: maxAssets(env) });

@@ -91,8 +91,6 @@ async function placeIndexPages(manifest: Manifest, site: string): Promise<string
   return blocks;
 }
 
-/** The environment the Netlify project is written by (rateLimitDeclaration). */
-export const NETLIFY_ENV = ['UPSTASH_REDIS_REST_URL'] as const;
 
 /**
  * The rate-limit edge function's declaration (the API's paths) and the build's limits written into
