@@ -162,4 +162,18 @@ describe('npm run build', () => {
     assert.deepEqual(r.out.trim().split('\n'), [`FOLIO_OUT=${out} is on another file system than the project (${process.cwd()}): Astro moves its pages there by rename, which cannot cross file systems. Put FOLIO_OUT inside the project or on its file system.`]);
     assert.equal(existsSync(out), false, 'nothing was made');
   });
+
+  test('a FOLIO_PAGES_SLICE that is no positive number of pages is one line, exit 2, before anything is built', async () => {
+    const out = await mkdtemp(join(process.cwd(), '.folio-slice-'));
+    try {
+      for (const value of ['0', 'many', '1.5']) {
+        const r = await cli('scripts/build.ts', [], { FOLIO_OUT: out, FOLIO_PAGES_SLICE: value });
+        assert.equal(r.code, 2, r.out);
+        assert.deepEqual(r.out.trim().split('\n'), [`FOLIO_PAGES_SLICE takes the number of pages one process renders (a positive integer), not ${JSON.stringify(value)}`]);
+      }
+      assert.equal(existsSync(join(out, 'builds')), false, 'nothing was built');
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
 });
